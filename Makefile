@@ -1,0 +1,275 @@
+# gpulabs: the one entry point. `make help` lists the targets.
+#
+# How a lab is built (labs/NN-slug/):
+#   demo.c + baselines.cu + slug.cu + common/  ->  build/labs/NN-slug/demo       (make run)
+#   the same with solutions/NN-slug/slug.cu    ->  build/solutions/NN-slug/demo  (make demo)
+# How a lab is graded (make check SRC=dir):
+#   dir/NN-slug/slug.cu alone  ->  build/grade/<dir>/NN-slug/: submission.so, submission.ptx,
+#                                  build.log (compiler output with the ptxas report)
+#   tests/NN-slug.c + tests/grader/  ->  build/tests/NN-slug/runner, which runs each test in a
+#                                  forked process that loads submission.so
+#   tests/grader/report.c  ->  build/tools/gl-report: the total, results.json, check.xml
+
+.DEFAULT_GOAL := all
+BUILD := build
+
+# ---- the labs: every labs/NN-slug folder; its files are named after the slug ----
+LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
+slug = $(subst -,_,$(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1)))
+# LAB=8, 08, transpose or 08-transpose all name labs/08-transpose
+lab_names = $(1) $(firstword $(subst -, ,$(1))) $(patsubst 0%,%,$(firstword $(subst -, ,$(1)))) \
+            $(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1))
+find_lab = $(firstword $(foreach l,$(LABS),$(if $(filter $(1),$(call lab_names,$(l))),$(l))))
+LAB_SEL := $(if $(LAB),$(call find_lab,$(LAB)),$(LABS))
+
+# ---- toolchain: CUDA 11.x to 13.x ----
+NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+NVCC := $(NVCC)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_LIB := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib) $(CUDA_HOME)/lib64)
+export CUDA_HOME
+# The one architecture variable: the GPU's compute capability, else sm_75 (tools/gpu-arch).
+ARCH ?= $(shell tools/gpu-arch "$(NVCC)")
+ARCH := $(ARCH)
+export ARCH
+SM := $(ARCH:sm_%=%)
+GENCODE := -gencode arch=compute_$(SM),code=[sm_$(SM),compute_$(SM)]
+
+# ---- Check, through pkg-config; CHECK_PREFIX= names a Check installed without root ----
+ifneq ($(CHECK_PREFIX),)
+CHECK_PC := $(firstword $(wildcard $(CHECK_PREFIX)/lib*/pkgconfig/check.pc \
+              $(CHECK_PREFIX)/lib/*/pkgconfig/check.pc $(CHECK_PREFIX)/usr/lib/*/pkgconfig/check.pc \
+              $(CHECK_PREFIX)/usr/lib*/pkgconfig/check.pc))
+# Debian packages unpacked with dpkg -x keep their /usr paths: a sysroot for pkg-config
+PKG_CONFIG_ENV := PKG_CONFIG_PATH=$(dir $(CHECK_PC)) \
+  $(if $(findstring $(CHECK_PREFIX)/usr/,$(CHECK_PC)),PKG_CONFIG_SYSROOT_DIR=$(CHECK_PREFIX))
+CHECK_RPATH := -Wl,-rpath,$(patsubst %/pkgconfig/,%,$(dir $(CHECK_PC)))
+endif
+CHECK_CFLAGS := $(shell $(PKG_CONFIG_ENV) pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell $(PKG_CONFIG_ENV) pkg-config --libs check 2>/dev/null) $(CHECK_RPATH)
+
+# ---- flags ----
+KIT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-format-truncation -D_POSIX_C_SOURCE=200809L \
+              -Icommon -I$(CUDA_HOME)/include $(CFLAGS)
+NVFLAGS := -O3 -lineinfo $(GENCODE) -Xcompiler -fPIC -Icommon $(NVCCFLAGS)
+CUDA_LIBS := -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart -ldl -lstdc++ -lm
+LIB := $(BUILD)/libgpulabs.a
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+say = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' $(1) $(2);)
+
+# ---- common/: the kit's C library ----
+COMMON_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/*.c)) \
+               $(patsubst %.cu,$(BUILD)/%.o,$(wildcard common/*.cu))
+COMMON_HEADERS := $(wildcard common/*.h)
+
+$(LIB): $(COMMON_OBJS)
+	$(call say,AR,$@) ar rcs $@ $^
+
+$(BUILD)/common/%.o: common/%.c $(COMMON_HEADERS)
+	@mkdir -p $(@D)
+	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) -c $< -o $@
+
+$(BUILD)/common/%.o: common/%.cu $(COMMON_HEADERS)
+	@mkdir -p $(@D)
+	$(call say,NVCC,$<) $(NVCC) $(NVFLAGS) -c $< -o $@
+
+# ---- the grader: runner (parent) and harness (test processes), shared by all labs ----
+GRADER_OBJS := $(BUILD)/tests/grader/runner.o $(BUILD)/tests/grader/harness.o \
+               $(BUILD)/tests/grader/profile.o $(BUILD)/tests/grader/inspect.o \
+               $(BUILD)/tests/grader/results.o
+GRADER_HEADERS := $(wildcard tests/grader/*.h) $(COMMON_HEADERS)
+
+$(BUILD)/tests/grader/%.o: tests/grader/%.c $(GRADER_HEADERS)
+	@mkdir -p $(@D)
+	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/gl-report: $(BUILD)/tests/grader/report.o $(BUILD)/tests/grader/results.o
+	@mkdir -p $(@D)
+	$(call say,LINK,$@) $(CC) $^ -o $@
+
+$(BUILD)/tools/gl-info: $(BUILD)/tools/info.o $(LIB)
+	$(call say,LINK,$@) $(CC) $^ $(CUDA_LIBS) -o $@
+
+$(BUILD)/tools/info.o: tools/info.c $(COMMON_HEADERS)
+	@mkdir -p $(@D)
+	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) -c $< -o $@
+
+# unit tests of common/ and of the grader's readers (no GPU needed)
+UNIT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c)) \
+             $(BUILD)/tests/grader/inspect.o $(BUILD)/tests/grader/results.o
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(GRADER_HEADERS)
+	@mkdir -p $(@D)
+	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -c $< -o $@
+$(BUILD)/tests/unit/unit: $(UNIT_OBJS) $(LIB)
+	$(call say,LINK,$@) $(CC) $^ $(CHECK_LIBS) $(CUDA_LIBS) -o $@
+
+# ---- grading: SRC is a copy of labs/ (labs, solutions, a submission anywhere) ----
+SRC ?= labs
+SRC := $(patsubst %/,%,$(SRC))
+# build/grade/labs, build/grade/build_wrong_08-transpose_unpadded, build/grade/_home_me_sub
+GRADE := $(BUILD)/grade/$(subst /,_,$(if $(filter /% ../% ..,$(SRC)),$(abspath $(SRC)),$(SRC)))
+CHECK_LABS := $(foreach l,$(LAB_SEL),$(if $(wildcard $(SRC)/$(l)/$(call slug,$(l)).cu),$(l)))
+
+# ---- per lab: $(1) = 08-transpose, $(2) = transpose ----
+define LAB_RULES
+$(BUILD)/labs/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/baselines.o \
+                         $(BUILD)/labs/$(1)/$(2).o $(LIB)
+	$$(call say,LINK,$$@) $(CC) $$^ $(CUDA_LIBS) -o $$@
+$(BUILD)/solutions/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/baselines.o \
+                              $(BUILD)/solutions/$(1)/$(2).o $(LIB)
+	$$(call say,LINK,$$@) $(CC) $$^ $(CUDA_LIBS) -o $$@
+$(BUILD)/labs/$(1)/demo.o: labs/$(1)/demo.c labs/$(1)/$(2).h $(COMMON_HEADERS)
+	@mkdir -p $$(@D)
+	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) -Ilabs/$(1) -c $$< -o $$@
+$(BUILD)/labs/$(1)/%.o: labs/$(1)/%.cu labs/$(1)/$(2).h
+	@mkdir -p $$(@D)
+	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -c $$< -o $$@
+$(BUILD)/solutions/$(1)/$(2).o: solutions/$(1)/$(2).cu labs/$(1)/$(2).h
+	@mkdir -p $$(@D)
+	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -c $$< -o $$@
+
+# the grader: the lab's suite, and the given baselines built from the kit's own copy
+$(BUILD)/tests/$(1)/runner: $(BUILD)/tests/$(1)/suite.o $(GRADER_OBJS) $(LIB) \
+                            $(BUILD)/tests/$(1)/baselines.so
+	$$(call say,LINK,$$@) $(CC) $(BUILD)/tests/$(1)/suite.o $(GRADER_OBJS) $(LIB) \
+	    $(CHECK_LIBS) $(CUDA_LIBS) -o $$@
+$(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/$(2).h $(GRADER_HEADERS)
+	@mkdir -p $$(@D)
+	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -Ilabs/$(1) -c $$< -o $$@
+$(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h
+	@mkdir -p $$(@D)
+	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -shared -cudart shared $$< -o $$@
+
+# the student's file, compiled alone against the kit's header; a file that does not
+# compile is not a make error: the runner reports it (with the compiler's messages)
+$(GRADE)/$(1)/build.log: $(SRC)/$(1)/$(2).cu labs/$(1)/$(2).h
+	@mkdir -p $$(@D)
+	@rm -f $$(@D)/submission.so $$(@D)/submission.ptx
+	@cp $$< $$(@D)/$(2).cu
+	$$(call say,NVCC,$$<) { $(NVCC) $(NVFLAGS) -Ilabs/$(1) -Xptxas -v -shared -cudart shared \
+	    $$(@D)/$(2).cu -o $$(@D)/submission.so && \
+	  $(NVCC) $(NVFLAGS) -Ilabs/$(1) -ptx $$(@D)/$(2).cu -o $$(@D)/submission.ptx; } \
+	  > $$@ 2>&1 || { rm -f $$(@D)/submission.so; echo "  $$< does not compile: see the grade"; }
+
+# wrong solutions: tests/wrong/$(1)/NAME.patch applied to the reference
+$(BUILD)/wrong/$(1)/%/$(1)/$(2).cu: tests/wrong/$(1)/%.patch solutions/$(1)/$(2).cu
+	@mkdir -p $$(@D)
+	$(Q)patch -s -r - -o $$@ solutions/$(1)/$(2).cu < $$< || \
+	  { echo "$$< no longer applies to solutions/$(1)/$(2).cu: update it"; rm -f $$@; exit 1; }
+endef
+$(foreach l,$(LABS),$(eval $(call LAB_RULES,$(l),$(call slug,$(l)))))
+
+LAB_DEMOS := $(foreach l,$(LABS),$(BUILD)/labs/$(l)/demo $(BUILD)/solutions/$(l)/demo)
+RUNNERS := $(foreach l,$(LABS),$(BUILD)/tests/$(l)/runner)
+WRONG := $(sort $(wildcard tests/wrong/*/*.patch))
+# tests/wrong/08-transpose/NAME.patch -> build/wrong/08-transpose/NAME/08-transpose/transpose.cu
+wrong_lab = $(notdir $(patsubst %/,%,$(dir $(1))))
+wrong_src = $(BUILD)/wrong/$(call wrong_lab,$(1))/$(basename $(notdir $(1)))/$(call wrong_lab,$(1))/$(call slug,$(call wrong_lab,$(1))).cu
+TOOLS := $(BUILD)/tools/gl-report $(BUILD)/tools/gl-info
+
+# ---- targets ----
+.PHONY: all help info run demo check test test-unit test-solutions test-labs test-wrong \
+        deps slides plots figures clean need-check lab-arg
+
+all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit ## build every lab, solution, test and tool into build/
+
+help: ## list the targets
+	@echo "gpulabs: a lab kit for a GPU programming course. Targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@echo "Variables: LAB=08 (or 8, transpose, 08-transpose)  SRC=dir  KIND=correctness,technique,"
+	@echo "  performance,profile  ARGS=\"...\" (demo arguments)  SEED=n  ARCH=sm_XX (now $(ARCH))"
+	@echo "  CHECK_PREFIX=dir (Check without root)  V=1 (show commands)"
+	@echo "Labs: $(LABS)"
+
+info: $(BUILD)/tools/gl-info ## the GPU: name, SMs, memory, L2, bandwidth (theoretical and measured)
+	@$(BUILD)/tools/gl-info
+
+lab-arg:
+	@if [ -n "$(LAB)" ] && [ -z "$(LAB_SEL)" ]; then \
+	  echo "make: there is no lab '$(LAB)'. The labs (LAB= takes 8, 08, transpose or 08-transpose):"; \
+	  for l in $(LABS); do echo "  $$l"; done; exit 2; fi
+
+need-check:
+	@if [ -n "$(CHECK_PREFIX)" ] && [ -z "$(CHECK_PC)" ]; then \
+	  echo "make: CHECK_PREFIX=$(CHECK_PREFIX) holds no check.pc (make deps CHECK_PREFIX=$(CHECK_PREFIX) puts one there)"; \
+	  exit 2; fi
+	@if ! $(PKG_CONFIG_ENV) pkg-config --exists check 2>/dev/null; then \
+	  echo "make: the Check unit-test library was not found through pkg-config."; \
+	  echo "  make deps installs it (or: apt-get install check pkg-config);"; \
+	  echo "  without root: make deps CHECK_PREFIX=\$$HOME/.local/check, then pass the same"; \
+	  echo "  CHECK_PREFIX to every make."; exit 2; fi
+
+run: lab-arg $(if $(LAB),$(addprefix $(BUILD)/labs/,$(addsuffix /demo,$(LAB_SEL)))) ## LAB=08: build and run your demo (ARGS="...")
+	@if [ -z "$(LAB)" ]; then echo "make run needs LAB=, e.g. make run LAB=08. Labs: $(LABS)"; exit 2; fi
+	$(BUILD)/labs/$(LAB_SEL)/demo $(ARGS)
+
+demo: lab-arg $(foreach l,$(LAB_SEL),$(BUILD)/solutions/$(l)/demo) ## the reference demos (LAB= for one)
+	@for l in $(LAB_SEL); do echo "== $$l: reference solution =="; \
+	  $(BUILD)/solutions/$$l/demo $(ARGS) || exit 1; echo; done
+
+check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $(GRADE)/$(l)/build.log) $(BUILD)/tools/gl-report ## grade labs/ (SRC=dir: a submission; LAB=, KIND=)
+	@if [ ! -d "$(SRC)" ]; then echo "make check: SRC=$(SRC) is not a folder"; exit 2; fi
+	@if [ -z "$(CHECK_LABS)" ]; then echo "make check: no lab file in $(SRC)/ (expected e.g. \
+	  $(SRC)/$(firstword $(LAB_SEL))/$(call slug,$(firstword $(LAB_SEL))).cu)"; exit 2; fi
+	@for l in $(CHECK_LABS); do rm -f $(GRADE)/$$l.results; \
+	  $(BUILD)/tests/$$l/runner --dir $(GRADE)/$$l --baseline $(BUILD)/tests/$$l/baselines.so \
+	    --results $(GRADE)/$$l.results --src $(SRC) $(if $(KIND),--kind $(KIND)) \
+	    $(if $(ONLY),--only "$(ONLY)") $(if $(QUIET),--quiet); done; \
+	$(BUILD)/tools/gl-report --out $(GRADE) $(if $(EXPECT),--expect $(EXPECT) --caught "$(ONLY)") \
+	  $(foreach l,$(CHECK_LABS),$(GRADE)/$(l).results)
+
+test: all ## the kit's own tests: unit tests, solutions pass, starting files and wrong solutions fail
+	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory test-solutions
+	@$(MAKE) --no-print-directory test-labs
+	@$(MAKE) --no-print-directory test-wrong
+	@echo "make test: all passed (tests that need a GPU or Nsight Compute are SKIP where there is none)"
+
+test-unit: $(BUILD)/tests/unit/unit
+	@echo "== unit tests of common/ and the grader =="
+	@$(BUILD)/tests/unit/unit
+
+test-solutions:
+	@echo "== the reference solutions pass =="
+	@$(MAKE) --no-print-directory check SRC=solutions EXPECT=pass
+
+test-labs:
+	@echo "== the starting files build and fail =="
+	@$(MAKE) --no-print-directory check SRC=labs EXPECT=fail QUIET=1
+
+# Each wrong solution says what is wrong with it ("Wrong:") and which tests must
+# fail on it ("Caught-by:"); only those tests run.
+test-wrong: $(foreach p,$(WRONG),$(call wrong_src,$(p)))
+	@for p in $(WRONG); do \
+	  lab=$$(basename $$(dirname $$p)); name=$$(basename $$p .patch); \
+	  echo "== wrong solution $$lab/$$name: $$(sed -n 's/^Wrong: *//p' $$p) =="; \
+	  $(MAKE) --no-print-directory check SRC=$(BUILD)/wrong/$$lab/$$name LAB=$$lab EXPECT=caught \
+	    ONLY="$$(sed -n 's/^Caught-by: *//p' $$p)" || exit 1; done
+
+deps: ## install Check and pkg-config (apt, or CHECK_PREFIX= without root), and Marp for the slides
+	@CHECK_PREFIX="$(CHECK_PREFIX)" tools/install-deps check slides
+
+# ---- slides: Markdown decks rendered by Marp; plots drawn by gnuplot from the demos' CSV ----
+MARP := .tools/node_modules/.bin/marp
+DECKS := $(wildcard slides/*.md)
+slides: $(patsubst slides/%.md,$(BUILD)/slides/%.html,$(DECKS)) ## render slides/*.md to build/slides/*.html
+	@echo "slides: $(BUILD)/slides/index.html"
+
+$(BUILD)/slides/%.html: slides/%.md $(wildcard slides/figures/*)
+	@test -x $(MARP) || { echo "make slides needs Marp CLI: run make deps (it needs Node.js and npm)"; exit 2; }
+	@mkdir -p $(@D) && cp -r slides/figures $(@D)/
+	$(call say,MARP,$<) $(MARP) --quiet --html --allow-local-files $< -o $@
+
+plots: ## redraw slides/figures/*.svg from slides/data/*.csv (gnuplot)
+	@command -v gnuplot >/dev/null || { echo "make plots needs gnuplot (apt-get install gnuplot-nox)"; exit 2; }
+	@for gp in slides/figures/*.gp; do n=$$(basename $$gp .gp); \
+	  echo "  PLOT   slides/figures/$$n.svg"; \
+	  gnuplot -e "csv='slides/data/$$n.csv'" $$gp > slides/figures/$$n.svg || exit 1; done
+
+figures: $(foreach l,$(LABS),$(BUILD)/solutions/$(l)/demo) ## run the reference demos on this GPU into slides/data/, then plots
+	@for l in $(LABS); do $(BUILD)/solutions/$$l/demo --csv slides/data/$$l.csv || exit 1; done
+	@$(MAKE) --no-print-directory plots
+
+clean: ## remove build/
+	rm -rf $(BUILD)

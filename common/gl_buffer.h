@@ -1,0 +1,57 @@
+/* gl_buffer.h: device buffers that catch unwritten outputs and stray writes.
+ *
+ * A gl_buf is one cudaMalloc: a guard zone, the payload, another guard zone.
+ * Guards are filled with GL_GUARD_BYTE; an output payload is filled with
+ * GL_POISON_BYTE before a run (a NaN as float, -1 as int), so an element the
+ * code under test never wrote is still poison afterwards, and a write before
+ * the start or past the end changes a guard. */
+#ifndef GL_BUFFER_H
+#define GL_BUFFER_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GL_POISON_BYTE 0xFF
+#define GL_GUARD_BYTE 0xA5
+#define GL_GUARD_ALIGN 256 /* guards are whole multiples: the payload stays 256-byte aligned */
+
+typedef struct {
+    unsigned char *base; /* the whole allocation */
+    void *ptr;           /* the payload, handed to the code under test */
+    size_t bytes;        /* payload size */
+    size_t guard;        /* guard size before and after the payload */
+} gl_buf;
+
+typedef struct {
+    size_t guard;               /* size of each guard */
+    size_t before, after;       /* guard bytes changed before / after the payload */
+    size_t first_before;        /* offset into the front guard of the lowest change */
+    size_t first_after;         /* offset past the payload's end of the lowest change */
+    size_t last_after;          /* offset past the payload's end of the highest change */
+} gl_guard_report;
+
+/* guard: bytes on each side, rounded up to GL_GUARD_ALIGN (0 gives 4096). */
+gl_buf gl_buf_alloc(size_t bytes, size_t guard);
+void gl_buf_free(gl_buf *b);
+void gl_buf_upload(gl_buf *b, const void *host);
+void gl_buf_download(const gl_buf *b, void *host);
+void gl_buf_poison(gl_buf *b);
+
+/* Downloads both guards; returns the number of changed bytes (0: intact). */
+size_t gl_buf_check_guards(const gl_buf *b, gl_guard_report *r);
+
+/* Host-side scan of a guard copy: changed bytes, lowest and highest offset. */
+size_t gl_guard_scan(const unsigned char *guard, size_t n, size_t *first, size_t *last);
+
+/* One sentence on a damaged guard, in elements of elem_size bytes of the
+ * array called name (e.g. "out"), into buf. */
+void gl_guard_describe(const gl_guard_report *r, size_t payload_bytes, size_t elem_size,
+                       const char *name, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,117 @@
+/* gl_compare.c: element-wise comparison with a report of the first errors. */
+#include "gl_compare.h"
+
+#include "gl_buffer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void note(gl_cmp *c, size_t i, double expected, double actual, int unwritten)
+{
+    c->wrong++;
+    c->unwritten += unwritten != 0;
+    if (c->shown < GL_CMP_SHOW) {
+        gl_diff *d = &c->diff[c->shown++];
+        d->index = i;
+        d->expected = expected;
+        d->actual = actual;
+        d->unwritten = unwritten;
+    }
+}
+
+static int is_poison(const void *p, size_t size)
+{
+    const unsigned char *b = p;
+    size_t i;
+    for (i = 0; i < size; i++)
+        if (b[i] != GL_POISON_BYTE)
+            return 0;
+    return 1;
+}
+
+size_t gl_compare_float(const float *ref, const float *got, size_t n, double atol, double rtol,
+                        gl_cmp *c)
+{
+    size_t i;
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    for (i = 0; i < n; i++) {
+        double r = ref[i], g = got[i], err = fabs(g - r);
+        if (is_poison(&got[i], sizeof got[i]) && !is_poison(&ref[i], sizeof ref[i])) {
+            note(c, i, r, g, 1);
+            continue;
+        }
+        if (isnan(g) || err > atol + rtol * fabs(r)) {
+            note(c, i, r, g, 0);
+            continue;
+        }
+        if (err > c->max_abs_err)
+            c->max_abs_err = err;
+    }
+    return c->wrong;
+}
+
+size_t gl_compare_int(const int *ref, const int *got, size_t n, gl_cmp *c)
+{
+    size_t i;
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    for (i = 0; i < n; i++)
+        if (got[i] != ref[i])
+            note(c, i, ref[i], got[i], is_poison(&got[i], sizeof got[i]));
+    return c->wrong;
+}
+
+size_t gl_compare_uint(const unsigned *ref, const unsigned *got, size_t n, gl_cmp *c)
+{
+    size_t i;
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    for (i = 0; i < n; i++)
+        if (got[i] != ref[i])
+            note(c, i, ref[i], got[i], is_poison(&got[i], sizeof got[i]));
+    return c->wrong;
+}
+
+void gl_index_2d(size_t index, const void *cols, char *buf, size_t len)
+{
+    size_t w = (size_t)*(const int *)cols;
+    snprintf(buf, len, "[%zu][%zu]", index / w, index % w);
+}
+
+static void index_1d(size_t index, const void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    snprintf(buf, len, "[%zu]", index);
+}
+
+void gl_cmp_describe(const gl_cmp *c, const char *name, gl_index_fmt fmt, const void *ctx,
+                     char *buf, size_t len)
+{
+    size_t w;
+    int i;
+    if (!fmt)
+        fmt = index_1d;
+    if (c->wrong == 0) {
+        snprintf(buf, len, "%s is right (%zu elements)", name, c->n);
+        return;
+    }
+    w = (size_t)snprintf(buf, len, "%s is wrong at %zu of %zu elements", name, c->wrong, c->n);
+    if (c->unwritten && w < len)
+        w += (size_t)snprintf(buf + w, len - w, " (%zu never written: still the poison value)",
+                              c->unwritten);
+    for (i = 0; i < c->shown && w < len; i++) {
+        const gl_diff *d = &c->diff[i];
+        char idx[64];
+        fmt(d->index, ctx, idx, sizeof idx);
+        if (d->unwritten)
+            w += (size_t)snprintf(buf + w, len - w, "%s %s%s: expected %.9g, never written",
+                                  i ? ";" : ":", name, idx, d->expected);
+        else
+            w += (size_t)snprintf(buf + w, len - w, "%s %s%s: expected %.9g, got %.9g",
+                                  i ? ";" : ":", name, idx, d->expected, d->actual);
+    }
+    if (c->wrong > (size_t)c->shown && w < len)
+        snprintf(buf + w, len - w, "; ...");
+}

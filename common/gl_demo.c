@@ -1,0 +1,74 @@
+/* gl_demo.c: command lines and headers of the demos. */
+#include "gl_demo.h"
+
+#include "gl_random.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gl_parse_long(const char *text, long lo, long hi, long *value)
+{
+    char *end;
+    long v;
+    if (!text || !*text)
+        return -1;
+    errno = 0;
+    v = strtol(text, &end, 10);
+    if (errno || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+static void usage_exit(const char *prog, const char *usage, int status)
+{
+    fprintf(status ? stderr : stdout, "usage: %s %s\n", prog, usage);
+    exit(status);
+}
+
+void gl_demo_parse(int argc, char **argv, const char *usage, int max_values, long lo, long hi,
+                   gl_demo_args *args)
+{
+    int i;
+    memset(args, 0, sizeof *args);
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage_exit(argv[0], usage, 0);
+        } else if (!strcmp(a, "--csv")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "%s: --csv needs a file name\n", argv[0]);
+                usage_exit(argv[0], usage, 2);
+            }
+            args->csv = argv[++i];
+        } else if (args->nvalues < max_values && args->nvalues < GL_DEMO_MAX_VALUES &&
+                   gl_parse_long(a, lo, hi, &args->values[args->nvalues]) == 0) {
+            args->nvalues++;
+        } else {
+            if (a[0] == '-' && (a[1] < '0' || a[1] > '9'))
+                fprintf(stderr, "%s: unknown option '%s'\n", argv[0], a);
+            else if (args->nvalues >= max_values)
+                fprintf(stderr, "%s: too many arguments at '%s'\n", argv[0], a);
+            else
+                fprintf(stderr, "%s: '%s' is not a whole number from %ld to %ld\n", argv[0], a,
+                        lo, hi);
+            usage_exit(argv[0], usage, 2);
+        }
+    }
+}
+
+void gl_demo_begin(gl_device_info *info)
+{
+    char why[512];
+    uint64_t seed = gl_seed();
+    if (gl_device_query(info, why, sizeof why) != 0) {
+        fprintf(stderr, "%s\nThe demos need an NVIDIA GPU; `make test` runs what needs none.\n",
+                why);
+        exit(1);
+    }
+    printf("%s (sm_%d%d, %d SMs), seed %llu (SEED=%llu reproduces)\n", info->name,
+           info->cc_major, info->cc_minor, info->sms, (unsigned long long)seed,
+           (unsigned long long)seed);
+}

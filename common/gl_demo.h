@@ -1,0 +1,36 @@
+/* gl_demo.h: what every demo does the same way: its command line, and the
+ * header naming the GPU and the seed. */
+#ifndef GL_DEMO_H
+#define GL_DEMO_H
+
+#include "gl_device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GL_DEMO_MAX_VALUES 8
+
+typedef struct {
+    const char *csv;               /* --csv FILE, or NULL */
+    int nvalues;                   /* positional integers given */
+    long values[GL_DEMO_MAX_VALUES];
+} gl_demo_args;
+
+/* Parses "[--csv FILE] [INT ...]" with at most max_values integers, each in
+ * [lo, hi]. --help prints usage and exits 0; anything wrong prints what and
+ * the usage to stderr and exits 2. */
+void gl_demo_parse(int argc, char **argv, const char *usage, int max_values, long lo, long hi,
+                   gl_demo_args *args);
+
+/* Parses a decimal integer in [lo, hi]; 0, or -1 if it is not one. */
+int gl_parse_long(const char *text, long lo, long hi, long *value);
+
+/* Finds the GPU (or exits 1 saying why there is none) and prints
+ * "NAME (sm_XY, N SMs), seed S (SEED=S reproduces)". */
+void gl_demo_begin(gl_device_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,109 @@
+/* grader.h: what a lab's Check suite (tests/NN-slug.c) uses.
+ *
+ * A suite defines GL_LAB (its name, the student's file, a function that adds
+ * its tests) and writes each test with GL_TEST:
+ *
+ *   GL_TEST(tiled_33x31) { check_transpose("transpose_tiled", 33, 31); }
+ *   ...
+ *   static void add_tests(void) {
+ *       GL_ADD(tiled_33x31, GL_CORRECTNESS, 2, 30, "tiled, 33 x 31");  // points, timeout (s)
+ *   }
+ *   const gl_lab GL_LAB = {"08-transpose", "transpose.cu", add_tests, run_once};
+ *
+ * The runner (runner.c) runs every test in its own forked process (Check's
+ * fork mode) with a timeout. The parent never touches CUDA, and never runs
+ * the student's code: the submission is a shared library that only the test
+ * processes load (gl_submission_fn). A test passes only if it reaches its
+ * end; a test that cannot run here calls gl_skip with the reason. */
+#ifndef GL_GRADER_H
+#define GL_GRADER_H
+
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gl_random.h"
+
+typedef enum { GL_CORRECTNESS, GL_TECHNIQUE, GL_PERFORMANCE, GL_PROFILE, GL_NKINDS } gl_kind;
+
+typedef struct {
+    const char *name; /* "08-transpose" */
+    const char *file; /* "transpose.cu": the student's file, the only one graded */
+    void (*add_tests)(void);
+    /* For profile tests: runs one launcher once, in a process of its own,
+     * under Nsight Compute (argv from gl_profile). Returns 0 if the result
+     * was right, else writes why with gl_run_status and returns 1. */
+    int (*run_once)(int argc, char **argv);
+} gl_lab;
+
+extern const gl_lab GL_LAB;
+
+/* The kinds as tags: "correctness", "technique", "performance", "profile". */
+const char *gl_kind_name(gl_kind kind);
+
+/* Registers a test. GPU tests (all but technique) are skipped with the
+ * reason when there is no GPU; profile tests also need Nsight Compute. */
+void gl_add(const TTest *test, const char *id, gl_kind kind, int points, int timeout_s,
+            const char *title);
+#define GL_ADD(test, kind, points, timeout_s, title)                                          \
+    gl_add(test, #test, kind, points, timeout_s, title)
+
+#define GL_TEST(name)                                                                         \
+    static void name##_body(void);                                                            \
+    START_TEST(name)                                                                          \
+    {                                                                                         \
+        gl_test_begin(#name);                                                                 \
+        name##_body();                                                                        \
+        gl_test_end();                                                                        \
+    }                                                                                         \
+    END_TEST                                                                                  \
+    static void name##_body(void)
+
+void gl_test_begin(const char *id);
+void gl_test_end(void); /* the test ran to its end */
+
+/* Fails the current test with a message (printf style). */
+#define gl_check_fail(...) ck_abort_msg(__VA_ARGS__)
+
+/* Ends the current test as SKIPPED, with the reason. */
+void gl_skip(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
+
+/* The run's seed and a random stream for this test (seed + test id). */
+uint64_t gl_test_seed(void);
+void gl_test_rng(gl_rng *rng);
+
+/* A function of the student's compiled file, loaded in the test process.
+ * Fails the test (naming the function) if the file did not compile or does
+ * not define it. */
+void *gl_submission_fn(const char *name);
+
+/* A function of the lab's own starting file (the given baselines: copy,
+ * naive), so that a submission cannot slow down what it is measured against. */
+void *gl_baseline_fn(const char *name);
+
+/* Path of a build artifact of the student's file: "ptx" (nvcc -ptx) or
+ * "log" (the compiler's output, with the ptxas -v resource report). */
+const char *gl_artifact(const char *what);
+
+/* Reads a whole text file; NULL if it cannot. Free with free(). */
+char *gl_read_file(const char *path);
+
+/* For run_once: the status line the profile test reads ("ok" or why not). */
+void gl_run_status(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Runs GL_LAB.run_once(args) under Nsight Compute and sums each of the
+ * metrics over every kernel it launched into values[]. Skips the test when
+ * Nsight Compute is missing or may not read the counters; fails it when the
+ * profiled run went wrong. */
+void gl_profile(const char *const *metrics, int nmetrics, double *values,
+                const char *const *run_args);
+
+#endif

@@ -1,0 +1,159 @@
+/* harness.c: the test-process side of the grader: what runs inside the
+ * forked child of each test (loading the submission, ending, skipping). */
+#include "grader.h"
+
+#include "gl_check.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char test_id[128];
+
+/* gl_fail (common/) inside a test fails the test, through Check. */
+static void fail_test(const char *message)
+{
+    ck_abort_msg("%s", message);
+}
+
+static void write_marker(const char *text)
+{
+    const char *path = getenv("GL_MARKER");
+    FILE *f;
+    if (!path || !*path)
+        return;
+    f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs(text, f);
+    fclose(f);
+}
+
+void gl_test_begin(const char *id)
+{
+    snprintf(test_id, sizeof test_id, "%s", id);
+    gl_set_fail_handler(fail_test);
+}
+
+void gl_test_end(void)
+{
+    write_marker("done");
+}
+
+void gl_skip(const char *fmt, ...)
+{
+    char msg[1024] = "skip\t";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + 5, sizeof msg - 5, fmt, ap);
+    va_end(ap);
+    write_marker(msg);
+    exit(0);
+}
+
+uint64_t gl_test_seed(void)
+{
+    return gl_seed();
+}
+
+void gl_test_rng(gl_rng *rng)
+{
+    gl_rng_init(rng, gl_seed(), test_id);
+}
+
+static const char *env_or_empty(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? v : "";
+}
+
+const char *gl_artifact(const char *what)
+{
+    static char path[4096];
+    const char *dir = env_or_empty("GL_DIR");
+    if (!strcmp(what, "log"))
+        snprintf(path, sizeof path, "%s/build.log", dir);
+    else
+        snprintf(path, sizeof path, "%s/submission.%s", dir, what);
+    return path;
+}
+
+char *gl_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+        !(buf = malloc((size_t)n + 1))) {
+        fclose(f);
+        return NULL;
+    }
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void *open_library(const char *path, const char *what)
+{
+    void *h;
+    if (access(path, R_OK) != 0) {
+        if (!strcmp(what, "submission"))
+            gl_fail("%s did not compile, so there is nothing to run: see the compiler's "
+                    "messages at the top of this lab's report (%s)",
+                    GL_LAB.file, gl_artifact("log"));
+        gl_fail("the grader's baseline %s is missing (%s): rebuild the kit with make", path, what);
+    }
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        gl_fail("%s could not be loaded: %s", path, dlerror());
+    return h;
+}
+
+static void *lookup(void *lib, const char *name, const char *whose)
+{
+    void *fn = dlsym(lib, name);
+    if (!fn)
+        gl_fail("%s does not define %s(): keep every function declared in the lab's header, "
+                "with the same name and arguments",
+                whose, name);
+    return fn;
+}
+
+void *gl_submission_fn(const char *name)
+{
+    static void *lib;
+    if (!lib)
+        lib = open_library(env_or_empty("GL_SUBMISSION"), "submission");
+    return lookup(lib, name, GL_LAB.file);
+}
+
+void *gl_baseline_fn(const char *name)
+{
+    static void *lib;
+    if (!lib)
+        lib = open_library(env_or_empty("GL_BASELINE"), "baseline");
+    return lookup(lib, name, "the lab's starting file");
+}
+
+void gl_run_status(const char *fmt, ...)
+{
+    const char *path = getenv("GL_RUN_STATUS");
+    va_list ap;
+    FILE *f;
+    if (!path || !*path || !(f = fopen(path, "w")))
+        return;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fclose(f);
+}

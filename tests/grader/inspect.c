@@ -1,0 +1,282 @@
+/* inspect.c: reading the PTX, the ptxas report and Nsight Compute's CSV. */
+#define _GNU_SOURCE
+#include "inspect.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_ident(int c)
+{
+    return isalnum(c) || c == '_' || c == '$';
+}
+
+int gl_symbol_is(const char *symbol, size_t len, const char *kernel)
+{
+    size_t k = strlen(kernel), i;
+    char needle[300];
+    size_t nl;
+    if (len == k && !strncmp(symbol, kernel, k))
+        return 1; /* extern "C" */
+    if (len < 2 || strncmp(symbol, "_Z", 2) != 0)
+        return 0;
+    /* Itanium mangling: the name appears as <length><name>, not preceded by a digit */
+    nl = (size_t)snprintf(needle, sizeof needle, "%zu%s", k, kernel);
+    for (i = 2; i + nl <= len; i++)
+        if (!strncmp(symbol + i, needle, nl) && !isdigit((unsigned char)symbol[i - 1]))
+            return 1;
+    return 0;
+}
+
+int gl_ptx_entry_find(const char *ptx, const char *kernel, gl_ptx_entry *e)
+{
+    const char *p = ptx;
+    while ((p = strstr(p, ".entry")) != NULL) {
+        const char *name = p + 6, *end, *brace;
+        int depth = 0;
+        p += 6;
+        while (*name == ' ' || *name == '\t')
+            name++;
+        end = name;
+        while (is_ident((unsigned char)*end))
+            end++;
+        if (!gl_symbol_is(name, (size_t)(end - name), kernel))
+            continue;
+        brace = strchr(end, '{');
+        if (!brace)
+            return -1;
+        /* the body runs to the matching brace */
+        for (p = brace; *p; p++) {
+            if (*p == '{')
+                depth++;
+            else if (*p == '}' && --depth == 0)
+                break;
+        }
+        e->name = name;
+        e->name_len = (size_t)(end - name);
+        e->body = brace;
+        e->body_len = (size_t)(p - brace) + (*p != '\0');
+        return 0;
+    }
+    return -1;
+}
+
+/* Does [s, s+n) contain identifier `id` as a whole word? */
+static int names(const char *s, size_t n, const char *id)
+{
+    size_t k = strlen(id), i;
+    for (i = 0; i + k <= n; i++)
+        if (!strncmp(s + i, id, k) && (i == 0 || !is_ident((unsigned char)s[i - 1])) &&
+            (i + k == n || !is_ident((unsigned char)s[i + k])))
+            return 1;
+    return 0;
+}
+
+/* Parses "[.extern] .shared .align A .TYPE NAME[COUNT];" from p (no COUNT for
+ * extern, dynamic shared memory); returns 0 and fills sh. */
+static int parse_shared(const char *p, gl_ptx_shared *sh)
+{
+    const char *q = p;
+    long elem = 1;
+    memset(sh, 0, sizeof *sh);
+    sh->bytes = -1;
+    while (*q && *q != ';' && *q != '\n') {
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (!strncmp(q, ".align", 6)) {
+            sh->align = (int)strtol(q + 6, (char **)&q, 10);
+        } else if (*q == '.') { /* .extern, .shared, or a type such as .b8, .f32 */
+            if (strchr("bfsu", q[1]) && isdigit((unsigned char)q[2]))
+                elem = strtol(q + 2, NULL, 10) / 8;
+            while (*q && *q != ' ' && *q != '\t' && *q != ';')
+                q++;
+        } else {
+            const char *name = q;
+            size_t n;
+            while (is_ident((unsigned char)*q))
+                q++;
+            n = (size_t)(q - name);
+            if (n == 0 || n >= sizeof sh->name)
+                return -1;
+            memcpy(sh->name, name, n);
+            sh->name[n] = '\0';
+            if (*q == '[' && q[1] != ']')
+                sh->bytes = strtol(q + 1, NULL, 10) * (elem > 0 ? elem : 1);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int gl_ptx_shared_arrays(const char *ptx, const gl_ptx_entry *e, gl_ptx_shared *out, int max)
+{
+    const char *p = ptx;
+    int n = 0;
+    while ((p = strstr(p, ".shared")) != NULL && n < max) {
+        const char *line = p;
+        gl_ptx_shared sh;
+        int inside = p >= e->body && p < e->body + e->body_len;
+        /* a declaration starts its statement: ".shared .align" or ".extern .shared" */
+        while (line > ptx && line[-1] != '\n' && line[-1] != ';' && line[-1] != '{')
+            line--;
+        while (*line == ' ' || *line == '\t')
+            line++;
+        p += 7;
+        if (strncmp(line, ".shared", 7) != 0 && strncmp(line, ".extern", 7) != 0)
+            continue; /* an instruction such as ld.shared, not a declaration */
+        if (parse_shared(line, &sh) != 0)
+            continue;
+        if (inside || names(e->body, e->body_len, sh.name))
+            out[n++] = sh;
+    }
+    return n;
+}
+
+int gl_ptx_count(const gl_ptx_entry *e, const char *opcode)
+{
+    size_t k = strlen(opcode), i;
+    int n = 0;
+    for (i = 0; i + k < e->body_len; i++) {
+        const char *s = e->body + i;
+        if (strncmp(s, opcode, k) != 0)
+            continue;
+        /* an instruction: preceded by whitespace (or a predicate "@%p1 "), followed by '.' or space */
+        if (i > 0 && !isspace((unsigned char)s[-1]))
+            continue;
+        if (s[k] != '.' && s[k] != ' ' && s[k] != '\t' && s[k] != ';')
+            continue;
+        n++;
+    }
+    return n;
+}
+
+static long number_before(const char *line, const char *word)
+{
+    const char *p = strstr(line, word);
+    if (!p)
+        return -1;
+    while (p > line && p[-1] == ' ')
+        p--;
+    while (p > line && isdigit((unsigned char)p[-1]))
+        p--;
+    return strtol(p, NULL, 10);
+}
+
+int gl_ptxas_usage_of(const char *report, const char *kernel, gl_ptxas_usage *u)
+{
+    const char *p = report;
+    memset(u, 0, sizeof *u);
+    /* "Compiling entry function 'NAME' for 'sm_90'", then "Function properties
+     * for NAME" with stack and spills, then "Used N registers, ..., B bytes smem" */
+    while ((p = strstr(p, "Compiling entry function '")) != NULL) {
+        const char *name = p + 26, *end = strchr(name, '\''), *next, *line;
+        p = name;
+        if (!end || !gl_symbol_is(name, (size_t)(end - name), kernel))
+            continue;
+        next = strstr(end, "Compiling entry function '");
+        for (line = end; line && (!next || line < next); line = strchr(line + 1, '\n')) {
+            char buf[512];
+            const char *eol = strchr(line + 1, '\n');
+            size_t n = eol ? (size_t)(eol - line) : strlen(line);
+            if (n >= sizeof buf)
+                n = sizeof buf - 1;
+            memcpy(buf, line, n);
+            buf[n] = '\0';
+            if (strstr(buf, "bytes stack frame")) {
+                u->stack_bytes = number_before(buf, "bytes stack frame");
+                u->spill_stores = number_before(buf, "bytes spill stores");
+                u->spill_loads = number_before(buf, "bytes spill loads");
+            }
+            if (strstr(buf, "Used ") && strstr(buf, "registers")) {
+                long v;
+                u->registers = (int)number_before(buf, "registers");
+                v = number_before(buf, "bytes smem");
+                u->smem_bytes = v > 0 ? v : 0;
+                v = number_before(buf, "barriers");
+                u->barriers = v > 0 ? (int)v : 0;
+                return 0;
+            }
+        }
+        return 0;
+    }
+    return -1;
+}
+
+/* Splits one CSV line of quoted fields in place; returns the field count. */
+static int csv_fields(char *line, char **field, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (*p && n < max) {
+        char *w;
+        if (*p != '"') { /* unquoted field */
+            field[n++] = p;
+            p += strcspn(p, ",");
+        } else {
+            field[n++] = w = ++p;
+            while (*p && !(*p == '"' && p[1] != '"')) {
+                if (*p == '"')
+                    p++; /* "" is a quote */
+                *w++ = *p++;
+            }
+            if (*p == '"')
+                p++;
+            *w = '\0';
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+        }
+        if (*p == ',')
+            *p++ = '\0';
+    }
+    return n;
+}
+
+static double number(const char *s)
+{
+    char buf[64];
+    size_t w = 0;
+    for (; *s && w + 1 < sizeof buf; s++)
+        if (*s != ',') /* thousands separators */
+            buf[w++] = *s;
+    buf[w] = '\0';
+    return strtod(buf, NULL);
+}
+
+int gl_ncu_sum(const char *csv, const char *metric, double *sum)
+{
+    char *copy = strdup(csv), *line, *save = NULL, *field[64];
+    int name_col = -1, value_col = -1, kernels = 0;
+    *sum = 0.0;
+    if (!copy)
+        return 0;
+    for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        int n, i;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\r')
+            line[len - 1] = '\0';
+        if (line[0] != '"')
+            continue; /* ==PROF== and other messages */
+        n = csv_fields(line, field, 64);
+        if (name_col < 0) { /* the header */
+            for (i = 0; i < n; i++) {
+                if (!strcmp(field[i], "Metric Name"))
+                    name_col = i;
+                else if (!strcmp(field[i], "Metric Value"))
+                    value_col = i;
+            }
+            continue;
+        }
+        if (value_col < 0 || name_col >= n || value_col >= n)
+            continue;
+        if (!strcmp(field[name_col], metric)) {
+            *sum += number(field[value_col]);
+            kernels++;
+        }
+    }
+    free(copy);
+    return kernels;
+}
+

@@ -1,0 +1,54 @@
+/* inspect.h: reading the technique out of the student's compiled file, with
+ * no GPU: the PTX (nvcc -ptx) and the ptxas resource report (-Xptxas -v);
+ * and reading Nsight Compute's counters (the profile tests).
+ *
+ * Kernels are found by their source name ("transpose_padded_kernel"), whether
+ * it is mangled (_Z23transpose_padded_kernelPfPKfii) or extern "C". */
+#ifndef GL_INSPECT_H
+#define GL_INSPECT_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char *name; /* the entry's PTX name */
+    size_t name_len;
+    const char *body; /* from its opening brace to its closing one */
+    size_t body_len;
+} gl_ptx_entry;
+
+typedef struct {
+    char name[256];
+    long bytes;  /* -1 for extern (dynamic) shared memory */
+    int align;
+} gl_ptx_shared;
+
+/* Does a (mangled or plain) symbol name denote the source name `kernel`? */
+int gl_symbol_is(const char *symbol, size_t len, const char *kernel);
+
+/* Finds the .entry of kernel in ptx; 0 if found, -1 if not. */
+int gl_ptx_entry_find(const char *ptx, const char *kernel, gl_ptx_entry *e);
+
+/* The .shared arrays the entry uses: declared in its body, or declared at
+ * module scope and named in its body. Returns how many (at most max). */
+int gl_ptx_shared_arrays(const char *ptx, const gl_ptx_entry *e, gl_ptx_shared *out, int max);
+
+/* How many instructions of the entry start with opcode (e.g. "ld.shared",
+ * "bar.sync", "ld.global.v4"): the opcode must be followed by '.' or space. */
+int gl_ptx_count(const gl_ptx_entry *e, const char *opcode);
+
+typedef struct {
+    int registers;
+    long smem_bytes;          /* static shared memory */
+    long stack_bytes;
+    long spill_stores, spill_loads;
+    int barriers;
+} gl_ptxas_usage;
+
+/* Reads the ptxas -v report for kernel; 0 if found, -1 if not. */
+int gl_ptxas_usage_of(const char *report, const char *kernel, gl_ptxas_usage *u);
+
+/* Sums the values of metric over every kernel in Nsight Compute's --csv
+ * output. Returns the number of kernels that reported it (0: none). */
+int gl_ncu_sum(const char *csv, const char *metric, double *sum);
+
+#endif

@@ -1,0 +1,370 @@
+/* report.c: gl-report, the grade across labs. Reads the runners' results
+ * files, prints the total in the style of xv6's `make grade`, and writes
+ * results.json (Gradescope), check.xml (Check's XML format) and results.tap.
+ *
+ *   gl-report --out DIR [--expect pass|fail|caught] [--caught ID,ID] FILE...
+ *
+ * Exit status: 0 when no test failed (skipped ones do not count), else 1.
+ * The --expect modes are for `make test`, which grades the kit's own files:
+ *   pass    every test that ran passed (the reference solutions)
+ *   fail    each lab built, and at least one of its tests failed (the
+ *           starting files: the grader must tell them from a solution)
+ *   caught  every test named by --caught that ran failed (a wrong solution) */
+#include "results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_RESULTS 1024
+#define MAX_LABS 64
+
+typedef struct {
+    char name[64], src[1024], gpu[300], seed[32], build[16], file[64];
+    int got, max, skipped, failed, ran;
+} lab;
+
+static gl_result results[MAX_RESULTS];
+static int nresults;
+static lab lab_list[MAX_LABS];
+static int nlab;
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '<')
+            fputs("&lt;", f);
+        else if (c == '>')
+            fputs("&gt;", f);
+        else if (c == '&')
+            fputs("&amp;", f);
+        else if (c == '"')
+            fputs("&quot;", f);
+        else if (c < 0x20 && c != '\n' && c != '\t')
+            fputc(' ', f);
+        else
+            fputc(c, f);
+    }
+}
+
+static int read_results(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    lab *l;
+    char key[64], value[8192];
+    int kind;
+    gl_result r;
+    if (!f) {
+        fprintf(stderr, "gl-report: no results in %s: the lab's grader did not run to its end "
+                        "(see the messages above)\n", path);
+        return -1;
+    }
+    if (nlab == MAX_LABS) {
+        fclose(f);
+        return -1;
+    }
+    l = &lab_list[nlab++];
+    memset(l, 0, sizeof *l);
+    while ((kind = gl_result_read(f, &r, key, sizeof key, value, sizeof value)) != 0) {
+        if (kind < 0) {
+            fprintf(stderr, "gl-report: %s: a malformed line\n", path);
+            fclose(f);
+            return -1;
+        }
+        if (kind == 2) {
+            if (!strcmp(key, "lab"))
+                snprintf(l->name, sizeof l->name, "%s", value);
+            else if (!strcmp(key, "src"))
+                snprintf(l->src, sizeof l->src, "%s", value);
+            else if (!strcmp(key, "gpu"))
+                snprintf(l->gpu, sizeof l->gpu, "%s", value);
+            else if (!strcmp(key, "seed"))
+                snprintf(l->seed, sizeof l->seed, "%s", value);
+            else if (!strcmp(key, "build"))
+                snprintf(l->build, sizeof l->build, "%s", value);
+            else if (!strcmp(key, "file"))
+                snprintf(l->file, sizeof l->file, "%s", value);
+            continue;
+        }
+        if (nresults == MAX_RESULTS)
+            break;
+        results[nresults++] = r;
+        l->max += r.max;
+        if (r.status == GL_SKIP) {
+            l->skipped += r.max;
+        } else {
+            l->ran++;
+            l->got += r.score;
+            l->failed += r.status == GL_FAIL;
+        }
+    }
+    fclose(f);
+    if (!l->name[0]) {
+        fprintf(stderr, "gl-report: %s names no lab\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+static void write_json(const char *dir, int got)
+{
+    char path[4096];
+    FILE *f;
+    int i;
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    if (!(f = fopen(path, "w"))) {
+        perror(path);
+        return;
+    }
+    fprintf(f, "{\n  \"score\": %d,\n  \"output\": ", got);
+    {
+        char out[2048];
+        snprintf(out, sizeof out, "gpulabs on %s, seed %s (SEED=%s reproduces)",
+                 nlab ? lab_list[0].gpu : "?", nlab ? lab_list[0].seed : "?",
+                 nlab ? lab_list[0].seed : "?");
+        json_string(f, out);
+    }
+    fprintf(f, ",\n  \"tests\": [");
+    for (i = 0; i < nresults; i++) {
+        const gl_result *r = &results[i];
+        char name[512], out[sizeof r->message + 64];
+        snprintf(name, sizeof name, "%s: %s: %s", r->lab, r->kind, r->title);
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, name);
+        fprintf(f, ", \"number\": \"%s.%d\", \"score\": %d, \"max_score\": %d", r->lab, i + 1,
+                r->score, r->max);
+        if (r->status != GL_SKIP)
+            fprintf(f, ", \"status\": \"%s\"", r->status == GL_PASS ? "passed" : "failed");
+        if (r->status == GL_SKIP)
+            snprintf(out, sizeof out, "SKIPPED (not run): %s", r->message);
+        else
+            snprintf(out, sizeof out, "%s", r->message);
+        fprintf(f, ", \"tags\": [\"%s\"], \"output\": ", r->kind);
+        json_string(f, out);
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ]\n}\n");
+    fclose(f);
+}
+
+static void write_check_xml(const char *dir)
+{
+    char path[4096], stamp[64];
+    time_t t = time(NULL);
+    FILE *f;
+    int i, l;
+    snprintf(path, sizeof path, "%s/check.xml", dir);
+    if (!(f = fopen(path, "w"))) {
+        perror(path);
+        return;
+    }
+    strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", localtime(&t));
+    fprintf(f, "<?xml version=\"1.0\"?>\n"
+               "<?xml-stylesheet type=\"text/xsl\" "
+               "href=\"http://check.sourceforge.net/xml/check_unittest.xslt\"?>\n"
+               "<testsuites xmlns=\"http://check.sourceforge.net/ns\">\n"
+               "  <datetime>%s</datetime>\n", stamp);
+    for (l = 0; l < nlab; l++) {
+        fprintf(f, "  <suite>\n    <title>");
+        xml_text(f, lab_list[l].name);
+        fprintf(f, "</title>\n");
+        for (i = 0; i < nresults; i++) {
+            const gl_result *r = &results[i];
+            if (strcmp(r->lab, lab_list[l].name) != 0)
+                continue;
+            if (r->status == GL_SKIP) { /* Check's format has no "skipped" */
+                fprintf(f, "    <!-- skipped: %s: ", r->id);
+                xml_text(f, r->message);
+                fprintf(f, " -->\n");
+                continue;
+            }
+            fprintf(f, "    <test result=\"%s\">\n      <path>.</path>\n      <fn>tests/%s.c</fn>\n"
+                       "      <id>%s</id>\n      <iteration>0</iteration>\n"
+                       "      <duration>%.3f</duration>\n      <description>",
+                    r->status == GL_PASS ? "success" : "failure", r->lab, r->id, r->seconds);
+            xml_text(f, r->kind);
+            fprintf(f, "</description>\n      <message>");
+            xml_text(f, r->status == GL_PASS ? "Passed" : r->message);
+            fprintf(f, "</message>\n    </test>\n");
+        }
+        fprintf(f, "  </suite>\n");
+    }
+    fprintf(f, "</testsuites>\n");
+    fclose(f);
+}
+
+static void write_tap(const char *dir)
+{
+    char path[4096];
+    FILE *f;
+    int i;
+    snprintf(path, sizeof path, "%s/results.tap", dir);
+    if (!(f = fopen(path, "w"))) {
+        perror(path);
+        return;
+    }
+    fprintf(f, "TAP version 13\n1..%d\n", nresults);
+    for (i = 0; i < nresults; i++) {
+        const gl_result *r = &results[i];
+        fprintf(f, "%s %d - %s %s %s", r->status == GL_FAIL ? "not ok" : "ok", i + 1, r->lab,
+                r->kind, r->id);
+        if (r->status == GL_SKIP)
+            fprintf(f, " # SKIP %s", r->message);
+        fputc('\n', f);
+        if (r->status == GL_FAIL) {
+            char msg[2 * sizeof r->message];
+            gl_escape(r->message, msg, sizeof msg);
+            fprintf(f, "  ---\n  message: \"%s\"\n  ...\n", msg);
+        }
+    }
+    fclose(f);
+}
+
+static int in_list(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    const char *p = list;
+    while (p && *p) {
+        size_t m = strcspn(p, ", ");
+        if (m == n && !strncmp(p, word, n))
+            return 1;
+        p += m;
+        p += strspn(p, ", ");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL, *expect = NULL, *caught = NULL;
+    int i, got = 0, max = 0, skipped = 0, failed = 0, bad = 0, quiet;
+
+    for (i = 1; i < argc; i++) {
+        if (i + 1 < argc && !strcmp(argv[i], "--out"))
+            out = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--expect"))
+            expect = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--caught"))
+            caught = argv[++i];
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: gl-report --out DIR [--expect pass|fail|caught] "
+                            "[--caught ID,ID] RESULTS...\n");
+            return 2;
+        } else if (read_results(argv[i]) != 0)
+            bad++;
+    }
+    if (nlab == 0 && !bad) {
+        fprintf(stderr, "gl-report: no results to report\n");
+        return 2;
+    }
+
+    quiet = expect && !strcmp(expect, "caught"); /* make test on a wrong solution */
+    if (!quiet)
+        printf("== Score ==\n");
+    for (i = 0; i < nlab; i++) {
+        got += lab_list[i].got;
+        max += lab_list[i].max;
+        skipped += lab_list[i].skipped;
+        failed += lab_list[i].failed;
+        if (quiet)
+            continue;
+        printf("  %-24s %3d/%-3d", lab_list[i].name, lab_list[i].got, lab_list[i].max);
+        if (strcmp(lab_list[i].build, "ok") != 0)
+            printf("  %s did not compile", lab_list[i].file);
+        else if (lab_list[i].skipped)
+            printf("  (%d points not run here)", lab_list[i].skipped);
+        printf("\n");
+    }
+    if (!quiet) {
+        printf("  %-24s %3d/%-3d", "Total", got, max);
+        if (skipped)
+            printf("  (%d points not run here: %s)", skipped,
+                   nlab && strcmp(lab_list[0].gpu, "none") == 0 ? "no GPU" : "see SKIP above");
+        printf("\n");
+    }
+    if (out) {
+        write_json(out, got);
+        write_check_xml(out);
+        write_tap(out);
+        if (!quiet)
+            printf("  results: %s/results.json (Gradescope), check.xml (Check), results.tap "
+                   "(TAP)\n", out);
+    }
+
+    if (!expect)
+        return failed || bad ? 1 : 0;
+    if (bad)
+        return 1;
+    if (!strcmp(expect, "pass")) {
+        if (failed) {
+            printf("make test: FAILED: a reference solution fails %d test%s (above)\n", failed,
+                   failed > 1 ? "s" : "");
+            return 1;
+        }
+        printf("make test: ok: the solutions pass every test that ran (%d points not run "
+               "here)\n", skipped);
+        return 0;
+    }
+    if (!strcmp(expect, "fail")) {
+        for (i = 0; i < nlab; i++) {
+            if (strcmp(lab_list[i].build, "ok") != 0) {
+                printf("make test: FAILED: the starting file of %s does not compile\n",
+                       lab_list[i].name);
+                return 1;
+            }
+            if (lab_list[i].failed == 0) {
+                printf("make test: FAILED: the starting file of %s fails none of the tests "
+                       "that ran: the grader cannot tell it from a solution\n", lab_list[i].name);
+                return 1;
+            }
+        }
+        printf("make test: ok: every starting file builds and fails its lab's tests\n");
+        return 0;
+    }
+    if (!strcmp(expect, "caught")) {
+        int ran = 0, escaped = 0;
+        for (i = 0; i < nresults; i++) {
+            const gl_result *r = &results[i];
+            if (caught && !in_list(caught, r->id))
+                continue;
+            if (r->status == GL_SKIP)
+                continue;
+            ran++;
+            if (r->status == GL_PASS) {
+                printf("make test: FAILED: %s passed, but it is meant to catch this wrong "
+                       "solution\n", r->id);
+                escaped++;
+            }
+        }
+        if (escaped)
+            return 1;
+        if (ran == 0)
+            printf("make test: not checked here: every test meant to catch it was skipped\n");
+        else
+            printf("make test: ok: caught by %d test%s\n", ran, ran > 1 ? "s" : "");
+        return 0;
+    }
+    fprintf(stderr, "gl-report: --expect %s: expected pass, fail or caught\n", expect);
+    return 2;
+}

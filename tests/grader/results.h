@@ -1,0 +1,37 @@
+/* results.h: one lab's results as lines of text, written by the runner and
+ * read by the report (scoreboard, results.json, Check XML, TAP).
+ *
+ *   #key<TAB>value                            the lab's facts: lab, file, src, gpu, seed, build
+ *   test<TAB>lab<TAB>id<TAB>kind<TAB>status<TAB>score<TAB>max<TAB>seconds<TAB>title<TAB>message
+ *
+ * Fields are escaped (\t, \n, \\), so a message may hold anything. */
+#ifndef GL_RESULTS_H
+#define GL_RESULTS_H
+
+#include <stdio.h>
+
+typedef enum { GL_PASS, GL_FAIL, GL_SKIP } gl_status;
+
+typedef struct {
+    char lab[64], id[96], kind[16], title[192];
+    gl_status status;
+    int score, max;
+    double seconds;
+    char message[4096];
+} gl_result;
+
+const char *gl_status_name(gl_status s); /* "pass", "fail", "skip" */
+
+/* Escapes tab, newline, carriage return and backslash. */
+void gl_escape(const char *in, char *out, size_t len);
+void gl_unescape(const char *in, char *out, size_t len);
+
+void gl_result_write(FILE *f, const gl_result *r);
+void gl_fact_write(FILE *f, const char *key, const char *value);
+
+/* Reads the next line: returns 1 for a result (r filled), 2 for a fact (key
+ * and value filled), 0 at the end, -1 for a malformed line. */
+int gl_result_read(FILE *f, gl_result *r, char *key, size_t keylen, char *value,
+                   size_t valuelen);
+
+#endif

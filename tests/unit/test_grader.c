@@ -1,0 +1,196 @@
+/* test_grader.c: unit tests of the grader's readers (PTX, ptxas report,
+ * Nsight Compute CSV) and of its results format. No GPU needed. */
+#include "unit.h"
+
+#include "inspect.h"
+#include "results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* PTX as nvcc 13 writes it: shared arrays declared inside the entry */
+static const char ptx13[] =
+    ".version 9.0\n.target sm_90\n"
+    ".visible .entry _Z22transpose_tiled_kernelPfPKfii(\n\t.param .u64 p0\n)\n{\n"
+    "\t.reg .b32 %r<9>;\n"
+    "\t// demoted variable\n"
+    "\t.shared .align 4 .b8 _ZZ22transpose_tiled_kernelPfPKfiiE4tile[4096];\n"
+    "\tmov.u32 %r1, _ZZ22transpose_tiled_kernelPfPKfiiE4tile;\n"
+    "\tst.shared.f32 [%r1], %f1;\n\tbar.sync 0;\n\tld.shared.f32 %f2, [%r1+128];\n"
+    "\tld.shared.v4.f32 {%f3, %f4, %f5, %f6}, [%r1];\n\tret;\n}\n"
+    ".visible .entry _Z24transpose_tiled_kernel_2Pf(\n)\n{\n\tret;\n}\n"
+    ".visible .entry copy(\n)\n{\n\t@%p1 bra $L1;\n$L1:\n\tret;\n}\n";
+
+/* PTX as older nvcc writes it: at module scope, named in the entry */
+static const char ptx11[] =
+    ".shared .align 4 .b8 _ZZ23transpose_padded_kernelPfPKfiiE4tile[4224];\n"
+    ".extern .shared .align 16 .b8 dyn[];\n"
+    ".shared .align 4 .b32 unused_elsewhere[8];\n"
+    ".visible .entry _Z23transpose_padded_kernelPfPKfii(\n)\n{\n"
+    "\tmov.u32 %r1, _ZZ23transpose_padded_kernelPfPKfiiE4tile;\n"
+    "\tmov.u32 %r2, dyn;\n\tbarrier.sync 0;\n\tret;\n}\n";
+
+START_TEST(symbols_match_by_source_name)
+{
+    const char *m = "_Z23transpose_padded_kernelPfPKfii";
+    ck_assert(gl_symbol_is(m, strlen(m), "transpose_padded_kernel"));
+    ck_assert(!gl_symbol_is(m, strlen(m), "padded_kernel"));
+    ck_assert(!gl_symbol_is(m, strlen(m), "transpose_padded"));
+    ck_assert(gl_symbol_is("copy", 4, "copy"));
+    ck_assert(!gl_symbol_is("copy2", 5, "copy"));
+    m = "_ZN2ns23transpose_padded_kernelEPfPKfii";
+    ck_assert(gl_symbol_is(m, strlen(m), "transpose_padded_kernel"));
+}
+END_TEST
+
+START_TEST(entries_shared_arrays_and_instructions)
+{
+    gl_ptx_entry e;
+    gl_ptx_shared sh[4];
+    ck_assert_int_eq(gl_ptx_entry_find(ptx13, "transpose_tiled_kernel", &e), 0);
+    ck_assert_int_eq(gl_ptx_shared_arrays(ptx13, &e, sh, 4), 1);
+    ck_assert_int_eq(sh[0].bytes, 4096);
+    ck_assert_int_eq(sh[0].align, 4);
+    ck_assert_int_eq(gl_ptx_count(&e, "st.shared"), 1);
+    ck_assert_int_eq(gl_ptx_count(&e, "ld.shared"), 2);
+    ck_assert_int_eq(gl_ptx_count(&e, "ld.shared.v4"), 1);
+    ck_assert_int_eq(gl_ptx_count(&e, "bar.sync"), 1);
+    ck_assert_int_eq(gl_ptx_count(&e, "bar"), 1); /* an opcode and its modifiers */
+    ck_assert_int_eq(gl_ptx_count(&e, "ba"), 0);  /* not part of a word */
+    ck_assert_int_eq(gl_ptx_count(&e, "barrier"), 0);
+    ck_assert_int_eq(gl_ptx_entry_find(ptx13, "transpose_tiled_kernel_2", &e), 0);
+    ck_assert_int_eq(gl_ptx_shared_arrays(ptx13, &e, sh, 4), 0);
+    ck_assert_int_eq(gl_ptx_entry_find(ptx13, "copy", &e), 0);
+    ck_assert_int_eq(gl_ptx_count(&e, "bra"), 1); /* after a predicate */
+    ck_assert_int_eq(gl_ptx_entry_find(ptx13, "transpose_padded_kernel", &e), -1);
+}
+END_TEST
+
+START_TEST(module_scope_and_dynamic_shared)
+{
+    gl_ptx_entry e;
+    gl_ptx_shared sh[4];
+    int n;
+    ck_assert_int_eq(gl_ptx_entry_find(ptx11, "transpose_padded_kernel", &e), 0);
+    n = gl_ptx_shared_arrays(ptx11, &e, sh, 4);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(sh[0].bytes, 4224);
+    ck_assert_str_eq(sh[1].name, "dyn");
+    ck_assert_int_eq(sh[1].bytes, -1);
+    ck_assert_int_eq(gl_ptx_count(&e, "barrier.sync"), 1);
+}
+END_TEST
+
+START_TEST(typed_shared_array_size)
+{
+    static const char p[] = ".visible .entry k(\n)\n{\n\t.shared .align 8 .f64 t[33];\n"
+                            "\tmov.u32 %r1, t;\n}\n";
+    gl_ptx_entry e;
+    gl_ptx_shared sh[2];
+    ck_assert_int_eq(gl_ptx_entry_find(p, "k", &e), 0);
+    ck_assert_int_eq(gl_ptx_shared_arrays(p, &e, sh, 2), 1);
+    ck_assert_int_eq(sh[0].bytes, 33 * 8);
+}
+END_TEST
+
+START_TEST(ptxas_reports_old_and_new)
+{
+    static const char r13[] =
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas info    : Compiling entry function '_Z22transpose_tiled_kernelPfPKfii' for 'sm_90'\n"
+        "ptxas info    : Function properties for _Z22transpose_tiled_kernelPfPKfii\n"
+        "    8 bytes stack frame, 4 bytes spill stores, 12 bytes spill loads\n"
+        "ptxas info    : Used 25 registers, used 1 barriers, 4096 bytes smem\n"
+        "ptxas info    : Compiling entry function '_Z11copy_kernelPfPKfii' for 'sm_90'\n"
+        "ptxas info    : Function properties for _Z11copy_kernelPfPKfii\n"
+        "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 20 registers, used 0 barriers\n";
+    static const char r11[] =
+        "ptxas info    : Compiling entry function '_Z5sgemmPfii' for 'sm_75'\n"
+        "ptxas info    : Function properties for _Z5sgemmPfii\n"
+        "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 128 registers, 8448 bytes smem, 368 bytes cmem[0]\n";
+    gl_ptxas_usage u;
+    ck_assert_int_eq(gl_ptxas_usage_of(r13, "transpose_tiled_kernel", &u), 0);
+    ck_assert_int_eq(u.registers, 25);
+    ck_assert_int_eq(u.smem_bytes, 4096);
+    ck_assert_int_eq(u.barriers, 1);
+    ck_assert_int_eq(u.stack_bytes, 8);
+    ck_assert_int_eq(u.spill_stores, 4);
+    ck_assert_int_eq(u.spill_loads, 12);
+    ck_assert_int_eq(gl_ptxas_usage_of(r13, "copy_kernel", &u), 0);
+    ck_assert_int_eq(u.registers, 20);
+    ck_assert_int_eq(u.smem_bytes, 0);
+    ck_assert_int_eq(gl_ptxas_usage_of(r13, "missing", &u), -1);
+    ck_assert_int_eq(gl_ptxas_usage_of(r11, "sgemm", &u), 0);
+    ck_assert_int_eq(u.registers, 128);
+    ck_assert_int_eq(u.smem_bytes, 8448);
+}
+END_TEST
+
+START_TEST(ncu_csv_sums_over_kernels)
+{
+    static const char csv[] =
+        "==PROF== Connected to process 123\n"
+        "\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+        "\"0\",\"123\",\"k(float*, int)\",\"smsp__sass_inst_executed_op_shared_ld.sum\",\"inst\",\"1,048,576\"\n"
+        "\"0\",\"123\",\"k(float*, int)\",\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\",\"\",\"0\"\n"
+        "\"1\",\"123\",\"k2\",\"smsp__sass_inst_executed_op_shared_ld.sum\",\"inst\",\"24\"\n"
+        "==PROF== Disconnected from process 123\n";
+    double v;
+    ck_assert_int_eq(gl_ncu_sum(csv, "smsp__sass_inst_executed_op_shared_ld.sum", &v), 2);
+    ck_assert(v == 1048600.0);
+    ck_assert_int_eq(
+        gl_ncu_sum(csv, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", &v), 1);
+    ck_assert(v == 0.0);
+    ck_assert_int_eq(gl_ncu_sum(csv, "nothing", &v), 0);
+    ck_assert_int_eq(gl_ncu_sum("==ERROR== ERR_NVGPUCTRPERM\n", "x", &v), 0);
+}
+END_TEST
+
+START_TEST(results_round_trip)
+{
+    gl_result r, back;
+    char key[64], value[256];
+    char buf[16384];
+    FILE *f = fmemopen(buf, sizeof buf, "w+");
+    memset(&r, 0, sizeof r);
+    strcpy(r.lab, "08-transpose");
+    strcpy(r.id, "padded_33x31");
+    strcpy(r.kind, "correctness");
+    strcpy(r.title, "padded, 33 x 31");
+    strcpy(r.message, "line one\n\tout[0][1]: expected 1, got \\nan");
+    r.status = GL_FAIL;
+    r.max = 2;
+    r.seconds = 0.25;
+    gl_fact_write(f, "gpu", "NVIDIA H100\tx");
+    gl_result_write(f, &r);
+    rewind(f);
+    ck_assert_int_eq(gl_result_read(f, &back, key, sizeof key, value, sizeof value), 2);
+    ck_assert_str_eq(key, "gpu");
+    ck_assert_str_eq(value, "NVIDIA H100\tx");
+    ck_assert_int_eq(gl_result_read(f, &back, key, sizeof key, value, sizeof value), 1);
+    ck_assert_str_eq(back.message, r.message);
+    ck_assert_str_eq(back.title, r.title);
+    ck_assert_int_eq(back.status, GL_FAIL);
+    ck_assert_int_eq(back.max, 2);
+    ck_assert_int_eq(gl_result_read(f, &back, key, sizeof key, value, sizeof value), 0);
+    fclose(f);
+}
+END_TEST
+
+Suite *grader_suite(void)
+{
+    Suite *s = suite_create("grader");
+    TCase *tc = tcase_create("grader");
+    tcase_add_test(tc, symbols_match_by_source_name);
+    tcase_add_test(tc, entries_shared_arrays_and_instructions);
+    tcase_add_test(tc, module_scope_and_dynamic_shared);
+    tcase_add_test(tc, typed_shared_array_size);
+    tcase_add_test(tc, ptxas_reports_old_and_new);
+    tcase_add_test(tc, ncu_csv_sums_over_kernels);
+    tcase_add_test(tc, results_round_trip);
+    suite_add_tcase(s, tc);
+    return s;
+}
