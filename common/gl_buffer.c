@@ -4,21 +4,47 @@
 #include "gl_check.h"
 
 #include <cuda_runtime_api.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+unsigned char gl_guard_byte(unsigned salt, size_t offset)
+{
+    uint32_t x = (uint32_t)offset * 0x9e3779b1u ^ (uint32_t)salt * 0x85ebca6bu;
+    x ^= x >> 15;
+    x *= 0x2c1b3c6du;
+    x ^= x >> 12;
+    return (unsigned char)x;
+}
+
+void gl_guard_fill(unsigned char *guard, size_t n, unsigned salt)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        guard[i] = gl_guard_byte(salt, i);
+}
+
 gl_buf gl_buf_alloc(size_t bytes, size_t guard)
 {
+    static unsigned next_salt = 0x2545f491u;
+    unsigned char *h;
     gl_buf b;
     if (guard == 0)
         guard = 4096;
     guard = (guard + GL_GUARD_ALIGN - 1) / GL_GUARD_ALIGN * GL_GUARD_ALIGN;
     b.bytes = bytes;
     b.guard = guard;
+    b.salt = next_salt;
+    next_salt += 2; /* every buffer's guards differ from every other's */
+    if (!(h = malloc(guard)))
+        gl_fail("out of host memory for a %zu-byte guard", guard);
     GL_CUDA(cudaMalloc((void **)&b.base, bytes + 2 * guard));
-    GL_CUDA(cudaMemset(b.base, GL_GUARD_BYTE, guard));
-    GL_CUDA(cudaMemset(b.base + guard + bytes, GL_GUARD_BYTE, guard));
+    gl_guard_fill(h, guard, b.salt);
+    GL_CUDA(cudaMemcpy(b.base, h, guard, cudaMemcpyHostToDevice));
+    gl_guard_fill(h, guard, b.salt + 1);
+    GL_CUDA(cudaMemcpy(b.base + guard + bytes, h, guard, cudaMemcpyHostToDevice));
+    free(h);
     b.ptr = b.base + guard;
     return b;
 }
@@ -48,11 +74,12 @@ void gl_buf_poison(gl_buf *b)
         GL_CUDA(cudaMemset(b->ptr, GL_POISON_BYTE, b->bytes));
 }
 
-size_t gl_guard_scan(const unsigned char *guard, size_t n, size_t *first, size_t *last)
+size_t gl_guard_scan(const unsigned char *guard, size_t n, unsigned salt, size_t *first,
+                     size_t *last)
 {
     size_t i, changed = 0;
     for (i = 0; i < n; i++) {
-        if (guard[i] != GL_GUARD_BYTE) {
+        if (guard[i] != gl_guard_byte(salt, i)) {
             if (changed == 0 && first)
                 *first = i;
             if (last)
@@ -76,9 +103,9 @@ size_t gl_buf_check_guards(const gl_buf *b, gl_guard_report *r)
     memset(r, 0, sizeof *r);
     r->guard = b->guard;
     GL_CUDA(cudaMemcpy(h, b->base, b->guard, cudaMemcpyDeviceToHost));
-    r->before = gl_guard_scan(h, b->guard, &r->first_before, &ignored);
+    r->before = gl_guard_scan(h, b->guard, b->salt, &r->first_before, &ignored);
     GL_CUDA(cudaMemcpy(h, b->base + b->guard + b->bytes, b->guard, cudaMemcpyDeviceToHost));
-    r->after = gl_guard_scan(h, b->guard, &r->first_after, &r->last_after);
+    r->after = gl_guard_scan(h, b->guard, b->salt + 1, &r->first_after, &r->last_after);
     free(h);
     return r->before + r->after;
 }

@@ -1,10 +1,11 @@
 /* gl_buffer.h: device buffers that catch unwritten outputs and stray writes.
  *
  * A gl_buf is one cudaMalloc: a guard zone, the payload, another guard zone.
- * Guards are filled with GL_GUARD_BYTE; an output payload is filled with
+ * Guards hold a pattern of bytes that depends on the buffer and the offset
+ * (gl_guard_byte), so any stray write changes it, even one that copies bytes
+ * from another buffer's guard. An output payload is filled with
  * GL_POISON_BYTE before a run (a NaN as float, -1 as int), so an element the
- * code under test never wrote is still poison afterwards, and a write before
- * the start or past the end changes a guard. */
+ * code under test never wrote is still poison afterwards. */
 #ifndef GL_BUFFER_H
 #define GL_BUFFER_H
 
@@ -15,7 +16,6 @@ extern "C" {
 #endif
 
 #define GL_POISON_BYTE 0xFF
-#define GL_GUARD_BYTE 0xA5
 #define GL_GUARD_ALIGN 256 /* guards are whole multiples: the payload stays 256-byte aligned */
 
 typedef struct {
@@ -23,6 +23,7 @@ typedef struct {
     void *ptr;           /* the payload, handed to the code under test */
     size_t bytes;        /* payload size */
     size_t guard;        /* guard size before and after the payload */
+    unsigned salt;       /* the front guard's pattern; the back guard's is salt + 1 */
 } gl_buf;
 
 typedef struct {
@@ -43,8 +44,13 @@ void gl_buf_poison(gl_buf *b);
 /* Downloads both guards; returns the number of changed bytes (0: intact). */
 size_t gl_buf_check_guards(const gl_buf *b, gl_guard_report *r);
 
+/* The guard pattern's byte at offset, for a salt. */
+unsigned char gl_guard_byte(unsigned salt, size_t offset);
+void gl_guard_fill(unsigned char *guard, size_t n, unsigned salt);
+
 /* Host-side scan of a guard copy: changed bytes, lowest and highest offset. */
-size_t gl_guard_scan(const unsigned char *guard, size_t n, size_t *first, size_t *last);
+size_t gl_guard_scan(const unsigned char *guard, size_t n, unsigned salt, size_t *first,
+                     size_t *last);
 
 /* One sentence on a damaged guard, in elements of elem_size bytes of the
  * array called name (e.g. "out"), into buf. */

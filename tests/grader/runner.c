@@ -186,11 +186,14 @@ static void explain_error(const char *msg, int timeout_s, char *out, size_t len)
                  timeout_s);
     } else if ((p = strstr(msg ? msg : "", "Received signal")) &&
                sscanf(p, "Received signal %d", &sig) == 1) {
-        snprintf(out, len,
-                 "crashed: %s. abort() and a failed assert() raise signal 6; a segmentation "
-                 "fault (11) in host code often means a device pointer used on the host (the "
-                 "launchers get device pointers: only kernels may read them)",
-                 p);
+        snprintf(out, len, "crashed: %s. %s", p,
+                 sig == SIGABRT ? "abort() or a failed assert() in host code raises it"
+                 : sig == SIGSEGV || sig == SIGBUS
+                     ? "Host code read or wrote memory it does not own: often a device "
+                       "pointer used on the host (the launchers get device pointers: only "
+                       "kernels may read them)"
+                 : sig == SIGFPE ? "An integer division by zero in host code?"
+                                 : "Something in the test process raised it");
     } else if ((p = strstr(msg ? msg : "", "Early exit with return value")) &&
                sscanf(p, "Early exit with return value %d", &code) == 1) {
         snprintf(out, len,

@@ -162,11 +162,12 @@ START_TEST(guard_scan_and_describe)
     size_t first = 0, last = 0;
     gl_guard_report r;
     char text[512];
-    memset(g, GL_GUARD_BYTE, sizeof g);
-    ck_assert_uint_eq(gl_guard_scan(g, 64, &first, &last), 0);
-    g[8] = 0;
-    g[20] = 1;
-    ck_assert_uint_eq(gl_guard_scan(g, 64, &first, &last), 2);
+    gl_guard_fill(g, sizeof g, 7);
+    ck_assert_uint_eq(gl_guard_scan(g, 64, 7, &first, &last), 0);
+    ck_assert_uint_gt(gl_guard_scan(g, 64, 9, &first, &last), 48); /* another buffer's guard */
+    g[8] ^= 1;
+    g[20] ^= 0x80;
+    ck_assert_uint_eq(gl_guard_scan(g, 64, 7, &first, &last), 2);
     ck_assert_uint_eq(first, 8);
     ck_assert_uint_eq(last, 20);
     memset(&r, 0, sizeof r);
