@@ -254,6 +254,9 @@ deps: ## install Check and pkg-config (apt, or CHECK_PREFIX= without root), and 
 MARP := .tools/node_modules/.bin/marp
 DECKS := $(wildcard slides/*.md)
 slides: $(patsubst slides/%.md,$(BUILD)/slides/%.html,$(DECKS)) ## render slides/*.md to build/slides/*.html
+	@{ echo "<!doctype html><title>gpulabs slides</title><h1>gpulabs slides</h1><ul>"; \
+	  for d in $(notdir $(DECKS:.md=)); do echo "<li><a href=\"$$d.html\">$$d</a></li>"; done; \
+	  echo "</ul>"; } > $(BUILD)/slides/index.html
 	@echo "slides: $(BUILD)/slides/index.html"
 
 $(BUILD)/slides/%.html: slides/%.md $(wildcard slides/figures/*)
