@@ -25,9 +25,11 @@ int gl_device_query(gl_device_info *info, char *why, size_t whylen)
     memset(info, 0, sizeof *info);
     err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
-        if (why)
-            snprintf(why, whylen, "no CUDA device: %s",
-                     err != cudaSuccess ? cudaGetErrorString(err) : "the driver sees no GPU");
+        if (why && err != cudaSuccess)
+            snprintf(why, whylen, "no usable GPU: %s (%s)", gl_cuda_likely_cause(err),
+                     cudaGetErrorName(err));
+        else if (why)
+            snprintf(why, whylen, "no usable GPU: the driver sees none");
         cudaGetLastError(); /* clear the sticky-free error state */
         return -1;
     }

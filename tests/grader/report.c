@@ -140,9 +140,10 @@ static void write_json(const char *dir, int got)
     fprintf(f, "{\n  \"score\": %d,\n  \"output\": ", got);
     {
         char out[2048];
+        const char *gpu = nlab ? lab_list[0].gpu : "none";
         snprintf(out, sizeof out, "gpulabs on %s, seed %s (SEED=%s reproduces)",
-                 nlab ? lab_list[0].gpu : "?", nlab ? lab_list[0].seed : "?",
-                 nlab ? lab_list[0].seed : "?");
+                 strcmp(gpu, "none") ? gpu : "a machine without a GPU (GPU tests not run)",
+                 nlab ? lab_list[0].seed : "?", nlab ? lab_list[0].seed : "?");
         json_string(f, out);
     }
     fprintf(f, ",\n  \"tests\": [");
@@ -274,8 +275,9 @@ int main(int argc, char **argv)
         } else if (read_results(argv[i]) != 0)
             bad++;
     }
-    if (nlab == 0 && !bad) {
-        fprintf(stderr, "gl-report: no results to report\n");
+    if (nlab == 0) {
+        if (!bad)
+            fprintf(stderr, "gl-report: no results to report\n");
         return 2;
     }
 
