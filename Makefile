@@ -272,7 +272,8 @@ plots: ## redraw slides/figures/*.svg from slides/data/*.csv (gnuplot)
 
 figures: $(foreach l,$(LABS),$(BUILD)/solutions/$(l)/demo) ## run the reference demos on this GPU into slides/data/, then plots
 	@for l in $(LABS); do $(BUILD)/solutions/$$l/demo --csv slides/data/$$l.csv || exit 1; done
-	@$(MAKE) --no-print-directory plots
+	@if command -v gnuplot >/dev/null; then $(MAKE) --no-print-directory plots; \
+	  else echo "figures: no gnuplot here: run make plots where it is, then commit slides/"; fi
 
 clean: ## remove build/
 	rm -rf $(BUILD)

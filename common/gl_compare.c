@@ -52,26 +52,28 @@ size_t gl_compare_float(const float *ref, const float *got, size_t n, double ato
     return c->wrong;
 }
 
-size_t gl_compare_int(const int *ref, const int *got, size_t n, gl_cmp *c)
+/* 32-bit integers, signed or not: equal bits are equal values */
+static size_t compare_words(const unsigned *ref, const unsigned *got, size_t n, int is_signed,
+                            gl_cmp *c)
 {
     size_t i;
     memset(c, 0, sizeof *c);
     c->n = n;
     for (i = 0; i < n; i++)
         if (got[i] != ref[i])
-            note(c, i, ref[i], got[i], is_poison(&got[i], sizeof got[i]));
+            note(c, i, is_signed ? (double)(int)ref[i] : ref[i],
+                 is_signed ? (double)(int)got[i] : got[i], is_poison(&got[i], sizeof got[i]));
     return c->wrong;
+}
+
+size_t gl_compare_int(const int *ref, const int *got, size_t n, gl_cmp *c)
+{
+    return compare_words((const unsigned *)ref, (const unsigned *)got, n, 1, c);
 }
 
 size_t gl_compare_uint(const unsigned *ref, const unsigned *got, size_t n, gl_cmp *c)
 {
-    size_t i;
-    memset(c, 0, sizeof *c);
-    c->n = n;
-    for (i = 0; i < n; i++)
-        if (got[i] != ref[i])
-            note(c, i, ref[i], got[i], is_poison(&got[i], sizeof got[i]));
-    return c->wrong;
+    return compare_words(ref, got, n, 0, c);
 }
 
 void gl_index_2d(size_t index, const void *cols, char *buf, size_t len)

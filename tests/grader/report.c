@@ -242,20 +242,6 @@ static void write_tap(const char *dir)
     fclose(f);
 }
 
-static int in_list(const char *list, const char *word)
-{
-    size_t n = strlen(word);
-    const char *p = list;
-    while (p && *p) {
-        size_t m = strcspn(p, ", ");
-        if (m == n && !strncmp(p, word, n))
-            return 1;
-        p += m;
-        p += strspn(p, ", ");
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     const char *out = NULL, *expect = NULL, *caught = NULL;
@@ -348,7 +334,7 @@ int main(int argc, char **argv)
         int ran = 0, escaped = 0;
         for (i = 0; i < nresults; i++) {
             const gl_result *r = &results[i];
-            if (caught && !in_list(caught, r->id))
+            if (caught && !gl_in_list(caught, r->id))
                 continue;
             if (r->status == GL_SKIP)
                 continue;

@@ -9,6 +9,20 @@ const char *gl_status_name(gl_status s)
     return s == GL_PASS ? "pass" : s == GL_FAIL ? "fail" : "skip";
 }
 
+int gl_in_list(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    const char *p = list;
+    while (p && *p) {
+        size_t m = strcspn(p, ", ");
+        if (m == n && !strncmp(p, word, n))
+            return 1;
+        p += m;
+        p += strspn(p, ", ");
+    }
+    return 0;
+}
+
 void gl_escape(const char *in, char *out, size_t len)
 {
     size_t w = 0;

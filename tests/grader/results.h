@@ -22,6 +22,9 @@ typedef struct {
 
 const char *gl_status_name(gl_status s); /* "pass", "fail", "skip" */
 
+/* Is word one of the items of list (separated by commas or spaces)? */
+int gl_in_list(const char *list, const char *word);
+
 /* Escapes tab, newline, carriage return and backslash. */
 void gl_escape(const char *in, char *out, size_t len);
 void gl_unescape(const char *in, char *out, size_t len);

@@ -333,20 +333,6 @@ static int parent_touched_cuda(void)
 
 /* ---- main ---- */
 
-static int in_list(const char *list, const char *word)
-{
-    size_t n = strlen(word);
-    const char *p = list;
-    while (p && *p) {
-        size_t m = strcspn(p, ", ");
-        if (m == n && !strncmp(p, word, n))
-            return 1;
-        p += m;
-        p += strspn(p, ", ");
-    }
-    return 0;
-}
-
 /* In --run, a failure (a CUDA error, a missing function) is the status. */
 static void fail_run(const char *message)
 {
@@ -481,9 +467,9 @@ int main(int argc, char **argv)
         snprintf(r.kind, sizeof r.kind, "%s", gl_kind_name(e->kind));
         snprintf(r.title, sizeof r.title, "%s", e->title);
         r.max = e->points;
-        if (only && !in_list(only, e->id))
+        if (only && !gl_in_list(only, e->id))
             continue;
-        if (kinds && !in_list(kinds, gl_kind_name(e->kind)))
+        if (kinds && !gl_in_list(kinds, gl_kind_name(e->kind)))
             continue;
         if (!built) {
             r.status = GL_FAIL;

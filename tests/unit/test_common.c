@@ -151,6 +151,14 @@ START_TEST(compare_int_reports)
     ck_assert_uint_eq(c.unwritten, 1); /* -1 is the poison */
     gl_cmp_describe(&c, "hist", NULL, NULL, text, sizeof text);
     ck_assert_msg(strstr(text, "hist[1]: expected 6, got 0") != NULL, "%s", text);
+    {
+        unsigned uref[2] = {3000000000u, 1}, ugot[2] = {3000000000u, 2};
+        ck_assert_uint_eq(gl_compare_uint(uref, ugot, 2, &c), 1);
+        ck_assert(c.diff[0].expected == 1.0 && c.diff[0].actual == 2.0);
+        ugot[0] = 7;
+        gl_compare_uint(uref, ugot, 2, &c);
+        ck_assert(c.diff[0].expected == 3000000000.0); /* not negative */
+    }
 }
 END_TEST
 
