@@ -99,6 +99,11 @@ void gl_cmp_describe(const gl_cmp *c, const char *name, gl_index_fmt fmt, const 
         snprintf(buf, len, "%s is right (%zu elements)", name, c->n);
         return;
     }
+    if (c->unwritten == c->n) {
+        snprintf(buf, len, "nothing was written to %s: all %zu elements still hold the poison value",
+                 name, c->n);
+        return;
+    }
     w = (size_t)snprintf(buf, len, "%s is wrong at %zu of %zu elements", name, c->wrong, c->n);
     if (c->unwritten && w < len)
         w += (size_t)snprintf(buf + w, len - w, " (%zu never written: still the poison value)",
@@ -109,10 +114,10 @@ void gl_cmp_describe(const gl_cmp *c, const char *name, gl_index_fmt fmt, const 
         fmt(d->index, ctx, idx, sizeof idx);
         if (d->unwritten)
             w += (size_t)snprintf(buf + w, len - w, "%s %s%s: expected %.9g, never written",
-                                  i ? ";" : ":", name, idx, d->expected);
+                                  i ? ";" : ", first", name, idx, d->expected);
         else
             w += (size_t)snprintf(buf + w, len - w, "%s %s%s: expected %.9g, got %.9g",
-                                  i ? ";" : ":", name, idx, d->expected, d->actual);
+                                  i ? ";" : ", first", name, idx, d->expected, d->actual);
     }
     if (c->wrong > (size_t)c->shown && w < len)
         snprintf(buf + w, len - w, "; ...");

@@ -49,12 +49,12 @@ static void reference(float *ref, const float *in, int rows, int cols)
 static const char *hint(const gl_cmp *cmp)
 {
     if (cmp->unwritten == cmp->n)
-        return "nothing was written: is the kernel still a TODO, or is it never launched?";
+        return "Is the kernel still a TODO, or is it never launched?";
     if (cmp->unwritten)
-        return "some elements were never written: the bounds test or the index arithmetic "
+        return "Some elements were never written: the bounds test or the index arithmetic "
                "skips them (when the size is not a multiple of 32, the last tiles stick out of "
                "the matrix: test each element, not the whole tile)";
-    return "wrong values: for the write, the block indices swap (blockIdx.y picks the tile's "
+    return "Wrong values: for the write, the block indices swap (blockIdx.y picks the tile's "
            "column of out) and out has `rows` columns; a missing __syncthreads() reads tile "
            "elements other warps have not written yet";
 }
@@ -366,8 +366,9 @@ static double student_gbps(perf_setup *p, const char *launcher)
     gl_cmp cmp;
 
     if (*why)
-        gl_check_fail("%s is wrong at %d x %d, so its speed is not graded: %s", launcher, p->dim,
-                      p->dim, why);
+        gl_check_fail("%s is not right at %d x %d yet, so its speed is not graded (the "
+                      "correctness tests say what is wrong)",
+                      launcher, p->dim, p->dim);
     /* the timed runs must do the work too, not only the first one */
     gl_buf_poison(&p->out);
     ms = gl_time_ms(run_job, &j, gl_timing_default());
@@ -518,7 +519,8 @@ static int run_once(int argc, char **argv)
     reference(h_ref, h_in, (int)rows, (int)cols);
     why = run_and_check(fn, argv[0], (int)rows, (int)cols, h_in, h_ref);
     if (*why) {
-        gl_run_status("%s on %ld x %ld: %s", argv[0], rows, cols, why);
+        gl_run_status("%s is not right on %ld x %ld yet (the correctness tests say what is "
+                      "wrong)", argv[0], rows, cols);
         return 1;
     }
     gl_run_status("ok");

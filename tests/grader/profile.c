@@ -75,7 +75,7 @@ void gl_profile(const char *const *metrics, int nmetrics, double *values,
                       run_args[0], err ? err : "no message (did it crash?)");
     }
     if (strcmp(status, "ok") != 0)
-        gl_check_fail("the profiled run went wrong, so its counters mean nothing: %s", status);
+        gl_check_fail("the profiled run went wrong, so its counters are not graded: %s", status);
     for (i = 0; i < nmetrics; i++) {
         if (!out || gl_ncu_sum(out, metrics[i], &values[i]) == 0)
             gl_check_fail("Nsight Compute reported no %s for %s: no kernel ran, or this GPU "

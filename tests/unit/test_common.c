@@ -151,6 +151,10 @@ START_TEST(compare_int_reports)
     ck_assert_uint_eq(c.unwritten, 1); /* -1 is the poison */
     gl_cmp_describe(&c, "hist", NULL, NULL, text, sizeof text);
     ck_assert_msg(strstr(text, "hist[1]: expected 6, got 0") != NULL, "%s", text);
+    memset(got, GL_POISON_BYTE, sizeof got);
+    gl_compare_int(ref, got, 3, &c);
+    gl_cmp_describe(&c, "hist", NULL, NULL, text, sizeof text);
+    ck_assert_msg(strstr(text, "nothing was written to hist: all 3") != NULL, "%s", text);
     {
         unsigned uref[2] = {3000000000u, 1}, ugot[2] = {3000000000u, 2};
         ck_assert_uint_eq(gl_compare_uint(uref, ugot, 2, &c), 1);
