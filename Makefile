@@ -139,7 +139,8 @@ $(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/$(2).h $(GRADER_HEADERS)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -Ilabs/$(1) -c $$< -o $$@
 $(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h
 	@mkdir -p $$(@D)
-	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -shared -cudart shared $$< -o $$@
+	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -shared -cudart shared $$< -o $$@ && \
+	  $(NVCC) $(NVFLAGS) -Ilabs/$(1) -ptx $$< -o $$(@:.so=.ptx)
 
 # the student's file, compiled alone against the kit's header; a file that does not
 # compile is not a make error: the runner reports it (with the compiler's messages)

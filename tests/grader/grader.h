@@ -26,6 +26,10 @@
 
 typedef enum { GL_CORRECTNESS, GL_TECHNIQUE, GL_PERFORMANCE, GL_PROFILE, GL_NKINDS } gl_kind;
 
+/* Or'ed into a kind: the test needs no GPU (a host function of the student's
+ * file, say). Technique tests never need one. */
+#define GL_NO_GPU 0x100
+
 typedef struct {
     const char *name; /* "08-transpose" */
     const char *file; /* "transpose.cu": the student's file, the only one graded */
@@ -41,9 +45,10 @@ extern const gl_lab GL_LAB;
 /* The kinds as tags: "correctness", "technique", "performance", "profile". */
 const char *gl_kind_name(gl_kind kind);
 
-/* Registers a test. GPU tests (all but technique) are skipped with the
- * reason when there is no GPU; profile tests also need Nsight Compute. */
-void gl_add(const TTest *test, const char *id, gl_kind kind, int points, int timeout_s,
+/* Registers a test. GPU tests (all but technique, and those marked
+ * GL_NO_GPU) are skipped with the reason when there is no GPU; profile tests
+ * also need Nsight Compute. */
+void gl_add(const TTest *test, const char *id, int kind, int points, int timeout_s,
             const char *title);
 #define GL_ADD(test, kind, points, timeout_s, title)                                          \
     gl_add(test, #test, kind, points, timeout_s, title)
@@ -88,6 +93,9 @@ void *gl_baseline_fn(const char *name);
 /* Path of a build artifact of the student's file: "ptx" (nvcc -ptx) or
  * "log" (the compiler's output, with the ptxas -v resource report). */
 const char *gl_artifact(const char *what);
+
+/* The PTX of the lab's own baselines (to show a test tells them apart). */
+const char *gl_baseline_ptx(void);
 
 /* Reads a whole text file; NULL if it cannot. Free with free(). */
 char *gl_read_file(const char *path);

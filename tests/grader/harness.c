@@ -81,6 +81,17 @@ const char *gl_artifact(const char *what)
     return path;
 }
 
+const char *gl_baseline_ptx(void)
+{
+    static char path[4096];
+    const char *so = env_or_empty("GL_BASELINE");
+    size_t n = strlen(so);
+    /* built beside it: baselines.so, baselines.ptx */
+    snprintf(path, sizeof path, "%.*s.ptx", (int)(n > 3 && !strcmp(so + n - 3, ".so") ? n - 3 : n),
+             so);
+    return path;
+}
+
 char *gl_read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");

@@ -151,6 +151,30 @@ int gl_ptx_count(const gl_ptx_entry *e, const char *opcode)
     return n;
 }
 
+int gl_ptx_count_with(const gl_ptx_entry *e, const char *opcode, const char *modifier)
+{
+    size_t k = strlen(opcode), m = strlen(modifier), i;
+    int n = 0;
+    for (i = 0; i + k < e->body_len; i++) {
+        const char *s = e->body + i, *end;
+        if (strncmp(s, opcode, k) != 0 || (i > 0 && !isspace((unsigned char)s[-1])))
+            continue;
+        if (s[k] != '.' && s[k] != ' ' && s[k] != '\t' && s[k] != ';')
+            continue;
+        /* the instruction's whole opcode, up to the first blank */
+        for (end = s + k; end < e->body + e->body_len && !isspace((unsigned char)*end) && *end != ';';
+             end++)
+            ;
+        for (s += k; s + m <= end; s++)
+            if (!strncmp(s, modifier, m) && (s + m == end || s[m] == '.')) {
+                n++;
+                break;
+            }
+        i = (size_t)(end - e->body);
+    }
+    return n;
+}
+
 static long number_before(const char *line, const char *word)
 {
     const char *p = strstr(line, word);

@@ -36,6 +36,11 @@ int gl_ptx_shared_arrays(const char *ptx, const gl_ptx_entry *e, gl_ptx_shared *
  * "bar.sync", "ld.global.v4"): the opcode must be followed by '.' or space. */
 int gl_ptx_count(const gl_ptx_entry *e, const char *opcode);
 
+/* How many instructions of the entry start with opcode and carry modifier
+ * among their modifiers: ("ld.global", ".v4") counts ld.global.v4.u32 and
+ * ld.global.nc.v4.s32. */
+int gl_ptx_count_with(const gl_ptx_entry *e, const char *opcode, const char *modifier);
+
 typedef struct {
     int registers;
     long smem_bytes;          /* static shared memory */

@@ -37,6 +37,7 @@ typedef struct {
     const TTest *test;
     const char *id, *title;
     gl_kind kind;
+    int needs_gpu;
     int points, timeout_s;
 } entry;
 
@@ -51,7 +52,7 @@ const char *gl_kind_name(gl_kind kind)
     return kind >= 0 && kind < GL_NKINDS ? kind_names[kind] : "?";
 }
 
-void gl_add(const TTest *test, const char *id, gl_kind kind, int points, int timeout_s,
+void gl_add(const TTest *test, const char *id, int kind, int points, int timeout_s,
             const char *title)
 {
     if (ntests == MAX_TESTS) {
@@ -60,7 +61,8 @@ void gl_add(const TTest *test, const char *id, gl_kind kind, int points, int tim
     }
     tests[ntests].test = test;
     tests[ntests].id = id;
-    tests[ntests].kind = kind;
+    tests[ntests].kind = (gl_kind)(kind & 0xff);
+    tests[ntests].needs_gpu = !(kind & GL_NO_GPU) && (kind & 0xff) != GL_TECHNIQUE;
     tests[ntests].points = points;
     tests[ntests].timeout_s = timeout_s;
     tests[ntests].title = title;
@@ -474,7 +476,7 @@ int main(int argc, char **argv)
         if (!built) {
             r.status = GL_FAIL;
             snprintf(r.message, sizeof r.message, "%s did not compile", GL_LAB.file);
-        } else if (e->kind != GL_TECHNIQUE && !m.gpu) {
+        } else if (e->needs_gpu && !m.gpu) {
             r.status = GL_SKIP;
             snprintf(r.message, sizeof r.message, "needs a GPU: %s", m.gpu_name);
         } else if (e->kind == GL_PROFILE && !m.ncu[0]) {

@@ -55,6 +55,10 @@ START_TEST(entries_shared_arrays_and_instructions)
     ck_assert_int_eq(gl_ptx_count(&e, "st.shared"), 1);
     ck_assert_int_eq(gl_ptx_count(&e, "ld.shared"), 2);
     ck_assert_int_eq(gl_ptx_count(&e, "ld.shared.v4"), 1);
+    ck_assert_int_eq(gl_ptx_count_with(&e, "ld.shared", ".v4"), 1);
+    ck_assert_int_eq(gl_ptx_count_with(&e, "ld.shared", ".v2"), 0);
+    ck_assert_int_eq(gl_ptx_count_with(&e, "ld.shared", ".f32"), 2);
+    ck_assert_int_eq(gl_ptx_count_with(&e, "ld", ".shared"), 2);
     ck_assert_int_eq(gl_ptx_count(&e, "bar.sync"), 1);
     ck_assert_int_eq(gl_ptx_count(&e, "bar"), 1); /* an opcode and its modifiers */
     ck_assert_int_eq(gl_ptx_count(&e, "ba"), 0);  /* not part of a word */
