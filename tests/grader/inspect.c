@@ -175,6 +175,112 @@ int gl_ptx_count_with(const gl_ptx_entry *e, const char *opcode, const char *mod
     return n;
 }
 
+#define MAX_TAINT 512
+#define MAX_OPERANDS 8
+
+typedef struct {
+    char name[MAX_TAINT][32];
+    int n;
+} reg_set;
+
+static int in_set(const reg_set *t, const char *r)
+{
+    int i;
+    if (!strcmp(r, "%tid.x"))
+        return 1;
+    for (i = 0; i < t->n; i++)
+        if (!strcmp(t->name[i], r))
+            return 1;
+    return 0;
+}
+
+static int add_to_set(reg_set *t, const char *r)
+{
+    if (r[0] != '%' || in_set(t, r) || t->n == MAX_TAINT)
+        return 0;
+    snprintf(t->name[t->n++], sizeof t->name[0], "%s", r);
+    return 1;
+}
+
+/* Splits "opcode a, b, c" (a statement without its ';') into the opcode and
+ * its operands, stripping braces, brackets and a predicate guard. */
+static int split_instruction(char *st, char **opcode, char **op, int max)
+{
+    char *p = st, *save = NULL, *tok;
+    int n = 0;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '@') /* @%p1 or @!%p1 */
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+    while (isspace((unsigned char)*p))
+        p++;
+    *opcode = p;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    if (*p)
+        *p++ = '\0';
+    for (tok = strtok_r(p, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+        char *t = tok, *end;
+        while (isspace((unsigned char)*t) || *t == '{' || *t == '[')
+            t++;
+        end = t + strlen(t);
+        while (end > t && (isspace((unsigned char)end[-1]) || end[-1] == '}' || end[-1] == ']'))
+            *--end = '\0';
+        op[n++] = t;
+    }
+    return n;
+}
+
+int gl_ptx_scales_tid_x(const gl_ptx_entry *e, char *why, size_t len)
+{
+    static reg_set taint;
+    char line[512];
+    int pass, changed = 1;
+    taint.n = 0;
+    /* over the body until nothing changes (values carried around a loop) */
+    for (pass = 0; pass < 4 && changed; pass++) {
+        const char *p = e->body + 1, *stop = e->body + e->body_len;
+        changed = 0;
+        while (p < stop) {
+            const char *eol = memchr(p, '\n', (size_t)(stop - p)), *t;
+            char *opcode, *op[MAX_OPERANDS], *semi;
+            size_t n = eol ? (size_t)(eol - p) : (size_t)(stop - p);
+            int nops, i, src_tainted = 0;
+            t = p;
+            p += n + 1;
+            while (n && isspace((unsigned char)*t))
+                t++, n--;
+            /* one instruction per line; skip directives (.loc, .reg), labels, braces */
+            if (n == 0 || *t == '.' || *t == '/' || *t == '{' || *t == '}' || n >= sizeof line)
+                continue;
+            memcpy(line, t, n);
+            line[n] = '\0';
+            if (!(semi = strchr(line, ';')))
+                continue;
+            *semi = '\0';
+            nops = split_instruction(line, &opcode, op, MAX_OPERANDS);
+            /* addresses, not the values loaded from them, carry the index */
+            if (nops < 2 || !strncmp(opcode, "st.", 3) || !strncmp(opcode, "ld.", 3) ||
+                strstr(opcode, ".f32") || strstr(opcode, ".f64"))
+                continue;
+            for (i = 1; i < nops; i++)
+                src_tainted |= in_set(&taint, op[i]);
+            if (!src_tainted)
+                continue;
+            if ((!strncmp(opcode, "mul.", 4) || !strncmp(opcode, "mad.", 4)) && nops >= 3) {
+                int a = in_set(&taint, op[1]), b = in_set(&taint, op[2]);
+                if ((a && op[2][0] == '%' && !b) || (b && op[1][0] == '%' && !a)) {
+                    snprintf(why, len, "%s %s, %s, %s", opcode, op[0], op[1], op[2]);
+                    return 1;
+                }
+            }
+            changed |= add_to_set(&taint, op[0]);
+        }
+    }
+    return 0;
+}
+
 static long number_before(const char *line, const char *word)
 {
     const char *p = strstr(line, word);

@@ -41,6 +41,13 @@ int gl_ptx_count(const gl_ptx_entry *e, const char *opcode);
  * ld.global.nc.v4.s32. */
 int gl_ptx_count_with(const gl_ptx_entry *e, const char *opcode, const char *modifier);
 
+/* Does a value computed from %tid.x get multiplied by a run-time value (a
+ * register, not a constant such as the element size)? In a 2D kernel that
+ * is threadIdx.x walking the rows: row * cols with row from threadIdx.x.
+ * Follows registers through the entry (a taint from %tid.x); when it finds
+ * one, writes the instruction into why. */
+int gl_ptx_scales_tid_x(const gl_ptx_entry *e, char *why, size_t len);
+
 typedef struct {
     int registers;
     long smem_bytes;          /* static shared memory */

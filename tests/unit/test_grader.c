@@ -98,6 +98,32 @@ START_TEST(typed_shared_array_size)
 }
 END_TEST
 
+START_TEST(tid_x_scaled_by_a_row_length)
+{
+    /* c[row * cols + col] with col from threadIdx.x (right) and from threadIdx.y (wrong) */
+    static const char right[] =
+        ".visible .entry add_right(\n)\n{\n"
+        "\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ntid.x;\n\tmov.u32 %r3, %tid.x;\n"
+        "\tmad.lo.s32 %r4, %r1, %r2, %r3;\n"
+        "\tmov.u32 %r5, %tid.y;\n\tmad.lo.s32 %r8, %r6, %r7, %r5;\n"
+        "\tsetp.ge.s32 %p1, %r4, %r10;\n\t@%p1 bra $L;\n"
+        "\tmad.lo.s32 %r9, %r8, %r10, %r4;\n\tmul.wide.s32 %rd1, %r9, 4;\n"
+        "\tld.global.f32 %f1, [%rd1];\n\tst.global.f32 [%rd1], %f1;\n}\n";
+    static const char wrong[] =
+        ".visible .entry add_wrong(\n)\n{\n"
+        "\t.loc 1 29 5\n\tmov.u32 %r3, %tid.x;\n\tmad.lo.s32 %r4, %r1, %r2, %r3;\n"
+        "$L__BB2_2:\n\tcvt.u64.u32 %rd2, %r4;\n\t.loc 1 32 9\n"
+        "\tmad.lo.s32 %r9, %r4, %r10, %r8;\n\tmul.wide.s32 %rd1, %r9, 4;\n}\n";
+    gl_ptx_entry e;
+    char why[128] = "";
+    ck_assert_int_eq(gl_ptx_entry_find(right, "add_right", &e), 0);
+    ck_assert_int_eq(gl_ptx_scales_tid_x(&e, why, sizeof why), 0);
+    ck_assert_int_eq(gl_ptx_entry_find(wrong, "add_wrong", &e), 0);
+    ck_assert_int_eq(gl_ptx_scales_tid_x(&e, why, sizeof why), 1);
+    ck_assert_str_eq(why, "mad.lo.s32 %r9, %r4, %r10");
+}
+END_TEST
+
 START_TEST(ptxas_reports_old_and_new)
 {
     static const char r13[] =
@@ -192,6 +218,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, entries_shared_arrays_and_instructions);
     tcase_add_test(tc, module_scope_and_dynamic_shared);
     tcase_add_test(tc, typed_shared_array_size);
+    tcase_add_test(tc, tid_x_scaled_by_a_row_length);
     tcase_add_test(tc, ptxas_reports_old_and_new);
     tcase_add_test(tc, ncu_csv_sums_over_kernels);
     tcase_add_test(tc, results_round_trip);
