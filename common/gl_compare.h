@@ -31,6 +31,8 @@ typedef struct {
  * 0: exactly equal); NaN is always wrong. Returns the number wrong. */
 size_t gl_compare_float(const float *ref, const float *got, size_t n, double atol, double rtol,
                         gl_cmp *c);
+size_t gl_compare_double(const double *ref, const double *got, size_t n, double atol,
+                         double rtol, gl_cmp *c);
 size_t gl_compare_int(const int *ref, const int *got, size_t n, gl_cmp *c);
 size_t gl_compare_uint(const unsigned *ref, const unsigned *got, size_t n, gl_cmp *c);
 

@@ -343,15 +343,6 @@ GL_TEST(add_async)
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 
-static void find_kernel(const char *ptx, const char *kernel, gl_ptx_entry *e)
-{
-    if (!ptx)
-        gl_check_fail("no PTX for %s: it did not compile", GL_LAB.file);
-    if (gl_ptx_entry_find(ptx, kernel, e) != 0)
-        gl_check_fail("%s has no kernel named %s: keep the kernel names of the starting file",
-                      GL_LAB.file, kernel);
-}
-
 /* An index times 32 (the record size) is an array of structures. */
 static int record_stride(const gl_ptx_entry *e)
 {
@@ -367,9 +358,8 @@ static int record_stride(const gl_ptx_entry *e)
 
 GL_TEST(soa_layout)
 {
-    char *ptx = gl_read_file(gl_artifact("ptx"));
     gl_ptx_entry e;
-    find_kernel(ptx, "kick_soa_kernel", &e);
+    char *ptx = gl_kernel_ptx("kick_soa_kernel", &e);
     if (gl_ptx_count(&e, "ld.global") < 3)
         gl_check_fail("kick_soa_kernel has %d global loads in its PTX: it should read vx, mass "
                       "and charge from their arrays",
@@ -383,10 +373,8 @@ GL_TEST(soa_layout)
 
 GL_TEST(add_mapping)
 {
-    char *ptx = gl_read_file(gl_artifact("ptx"));
     gl_ptx_entry e;
-    char why[256];
-    find_kernel(ptx, "matrix_add_kernel", &e);
+    char why[256], *ptx = gl_kernel_ptx("matrix_add_kernel", &e);
     if (!strstr(e.body, "%tid.x"))
         gl_check_fail("matrix_add_kernel does not use threadIdx.x");
     if (gl_ptx_scales_tid_x(&e, why, sizeof why))

@@ -230,14 +230,9 @@ GL_TEST(copy_int4_async)
 
 static void check_vector_ops(const char *kernel, const char *width, int loads, int task)
 {
-    char *ptx = gl_read_file(gl_artifact("ptx"));
     gl_ptx_entry e;
+    char *ptx = gl_kernel_ptx(kernel, &e);
     int ld, st;
-    if (!ptx)
-        gl_check_fail("no PTX for %s: it did not compile", GL_LAB.file);
-    if (gl_ptx_entry_find(ptx, kernel, &e) != 0)
-        gl_check_fail("%s has no kernel named %s: keep the kernel names of the starting file",
-                      GL_LAB.file, kernel);
     ld = gl_ptx_count_with(&e, "ld.global", width);
     st = gl_ptx_count_with(&e, "st.global", width);
     if (ld < loads || st < 1)

@@ -209,63 +209,37 @@ GL_TEST(padded_async)
 
 /* ---- technique: read from the PTX and ptxas report, no GPU needed ---- */
 
-static char *load_ptx(void)
-{
-    char *ptx = gl_read_file(gl_artifact("ptx"));
-    if (!ptx)
-        gl_check_fail("no PTX for %s (%s): it did not compile", GL_LAB.file, gl_artifact("ptx"));
-    return ptx;
-}
-
-static void find_kernel(const char *ptx, const char *kernel, gl_ptx_entry *e)
-{
-    if (gl_ptx_entry_find(ptx, kernel, e) != 0)
-        gl_check_fail("%s has no kernel named %s: keep the kernel names of the starting file "
-                      "(the grader finds your kernels by name)",
-                      GL_LAB.file, kernel);
-}
-
 /* The kernel stages a tile of at least TILE_DIM x TILE_DIM floats in shared
  * memory, writes it and reads it. Returns the tile's size in bytes. */
 static long check_shared_tile(const char *kernel, int task)
 {
-    char *ptx = load_ptx();
+    char lesson[256];
     gl_ptx_entry e;
-    gl_ptx_shared sh[8];
-    long biggest = 0;
-    int i, n;
-
-    find_kernel(ptx, kernel, &e);
-    n = gl_ptx_shared_arrays(ptx, &e, sh, 8);
-    for (i = 0; i < n; i++)
-        if (sh[i].bytes > biggest)
-            biggest = sh[i].bytes;
-    if (n == 0)
-        gl_check_fail("%s has no __shared__ tile. Task %d stages a TILE_DIM x TILE_DIM tile in "
-                      "shared memory: read it row by row from in (coalesced), write it row by "
-                      "row of out (coalesced), reading the tile by columns in between",
-                      kernel, task);
-    if (biggest < 0)
-        gl_check_fail("%s's tile is extern (dynamic) shared memory: declare it with its size, "
-                      "__shared__ float tile[TILE_DIM][...], so its shape can be checked",
-                      kernel);
-    if (biggest < (long)(TILE_DIM * TILE_DIM * sizeof(float)))
+    char *ptx;
+    long bytes;
+    snprintf(lesson, sizeof lesson,
+             "Task %d stages a TILE_DIM x TILE_DIM tile in shared memory: read it row by row "
+             "from in (coalesced), write it row by row of out (coalesced), reading the tile by "
+             "columns in between",
+             task);
+    bytes = gl_kernel_shared_bytes(kernel, lesson);
+    if (bytes < (long)(TILE_DIM * TILE_DIM * sizeof(float)))
         gl_check_fail("%s's shared tile has %ld bytes, less than a %d x %d tile of floats (%zu "
                       "bytes)",
-                      kernel, biggest, TILE_DIM, TILE_DIM, TILE_DIM * TILE_DIM * sizeof(float));
+                      kernel, bytes, TILE_DIM, TILE_DIM, TILE_DIM * TILE_DIM * sizeof(float));
+    ptx = gl_kernel_ptx(kernel, &e);
     if (gl_ptx_count(&e, "st.shared") == 0 || gl_ptx_count(&e, "ld.shared") == 0)
         gl_check_fail("%s declares a shared tile but does not both write it and read it "
                       "(st.shared: %d, ld.shared: %d in the PTX)",
                       kernel, gl_ptx_count(&e, "st.shared"), gl_ptx_count(&e, "ld.shared"));
     free(ptx);
-    return biggest;
+    return bytes;
 }
 
 static void check_barrier(const char *kernel)
 {
-    char *ptx = load_ptx();
     gl_ptx_entry e;
-    find_kernel(ptx, kernel, &e);
+    char *ptx = gl_kernel_ptx(kernel, &e);
     if (gl_ptx_count(&e, "bar.sync") + gl_ptx_count(&e, "barrier.sync") == 0)
         gl_check_fail("%s has no __syncthreads(): between writing the tile and reading it by "
                       "columns, every thread must wait, or it reads elements that other warps "

@@ -97,6 +97,17 @@ const char *gl_artifact(const char *what);
 /* The PTX of the lab's own baselines (to show a test tells them apart). */
 const char *gl_baseline_ptx(void);
 
+/* The student's PTX, with e set to kernel's entry (inspect.h). Fails the
+ * test if the file did not compile or has no kernel of that name. Free the
+ * returned text with free(). */
+struct gl_ptx_entry_s;
+char *gl_kernel_ptx(const char *kernel, struct gl_ptx_entry_s *e);
+
+/* The size in bytes of kernel's largest __shared__ array in the student's
+ * PTX. Fails the test when it has none (the message ends with `lesson`),
+ * or only extern (dynamic) shared memory, whose shape cannot be read. */
+long gl_kernel_shared_bytes(const char *kernel, const char *lesson);
+
 /* Reads a whole text file; NULL if it cannot. Free with free(). */
 char *gl_read_file(const char *path);
 

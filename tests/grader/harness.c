@@ -1,6 +1,7 @@
 /* harness.c: the test-process side of the grader: what runs inside the
  * forked child of each test (loading the submission, ending, skipping). */
 #include "grader.h"
+#include "inspect.h"
 
 #include "gl_check.h"
 
@@ -90,6 +91,38 @@ const char *gl_baseline_ptx(void)
     snprintf(path, sizeof path, "%.*s.ptx", (int)(n > 3 && !strcmp(so + n - 3, ".so") ? n - 3 : n),
              so);
     return path;
+}
+
+char *gl_kernel_ptx(const char *kernel, gl_ptx_entry *e)
+{
+    char *ptx = gl_read_file(gl_artifact("ptx"));
+    if (!ptx)
+        gl_fail("no PTX for %s (%s): it did not compile", GL_LAB.file, gl_artifact("ptx"));
+    if (gl_ptx_entry_find(ptx, kernel, e) != 0)
+        gl_fail("%s has no kernel named %s: keep the kernel names of the starting file (the "
+                "grader finds your kernels by name)",
+                GL_LAB.file, kernel);
+    return ptx;
+}
+
+long gl_kernel_shared_bytes(const char *kernel, const char *lesson)
+{
+    gl_ptx_entry e;
+    gl_ptx_shared sh[8];
+    char *ptx = gl_kernel_ptx(kernel, &e);
+    long biggest = 0;
+    int i, n = gl_ptx_shared_arrays(ptx, &e, sh, 8);
+    for (i = 0; i < n; i++)
+        if (sh[i].bytes > biggest || sh[i].bytes < 0)
+            biggest = sh[i].bytes < 0 ? -1 : biggest > sh[i].bytes ? biggest : sh[i].bytes;
+    free(ptx);
+    if (n == 0)
+        gl_fail("%s has no __shared__ array. %s", kernel, lesson);
+    if (biggest < 0)
+        gl_fail("%s's tile is extern (dynamic) shared memory: declare it with its size, "
+                "__shared__ float tile[ROWS][COLUMNS], so that its shape can be checked",
+                kernel);
+    return biggest;
 }
 
 char *gl_read_file(const char *path)

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-typedef struct {
+typedef struct gl_ptx_entry_s {
     const char *name; /* the entry's PTX name */
     size_t name_len;
     const char *body; /* from its opening brace to its closing one */

@@ -139,6 +139,16 @@ START_TEST(compare_tolerance_and_nan)
     ck_assert_uint_eq(gl_compare_float(ref, got, 2, 0, 1e-4, &c), 0);
     ck_assert_uint_eq(gl_compare_float(ref, got, 2, 0, 1e-7, &c), 1);
     ck_assert_uint_eq(gl_compare_float(ref, got, 3, 1e9, 1e9, &c), 1); /* NaN is never right */
+    {
+        double dref[3] = {1.0 / 3, 2, 3}, dgot[3] = {1.0 / 3, 2, 3};
+        ck_assert_uint_eq(gl_compare_double(dref, dgot, 3, 0, 0, &c), 0);
+        dgot[0] += 1e-15;
+        ck_assert_uint_eq(gl_compare_double(dref, dgot, 3, 0, 0, &c), 1);
+        ck_assert_uint_eq(gl_compare_double(dref, dgot, 3, 0, 1e-12, &c), 0);
+        memset(&dgot[2], GL_POISON_BYTE, sizeof(double));
+        ck_assert_uint_eq(gl_compare_double(dref, dgot, 3, 0, 1e-12, &c), 1);
+        ck_assert_uint_eq(c.unwritten, 1);
+    }
 }
 END_TEST
 

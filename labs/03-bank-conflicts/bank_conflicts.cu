@@ -1,0 +1,42 @@
+/* bank_conflicts.cu: lab 03-bank-conflicts. Your file: the only one graded.
+ *
+ * Shared memory has 32 banks of 4-byte words; word w is in bank w % 32.
+ * Lanes of a warp that read different words of one bank are served one
+ * after the other; lanes that read the same word get it at once (broadcast).
+ * The given kernels are in baselines.cu. README.md tells the story and the
+ * tasks; `make run LAB=03` shows where you are, `make check LAB=03` grades it. */
+#include "bank_conflicts.h"
+
+/* TODO(1): copy row_sums_kernel from baselines.cu and pad its tile so that
+ * the 32 lanes reading a column of it hit 32 different banks. */
+__global__ void row_sums_padded_kernel(float *out, const float *in, int rows)
+{
+}
+
+/* TODO(2): how many wavefronts does the access take? For each bank, count
+ * the different words that the lanes read in it (lanes reading the same word
+ * count once); return the largest count. */
+int bank_conflict_degree(const int *words, int lanes)
+{
+    return 0;
+}
+
+/* TODO(3): copy row_sums_double_kernel from baselines.cu and pad its tile.
+ * A double takes two banks, and a warp's 8-byte reads are served half a warp
+ * at a time: work out which row lengths let 16 lanes reading a column hit 16
+ * different bank pairs. Is one word of padding possible? Is it enough? */
+__global__ void row_sums_double_padded_kernel(double *out, const double *in, int rows)
+{
+}
+
+void row_sums_padded(float *out, const float *in, int rows)
+{
+    if (rows > 0)
+        row_sums_padded_kernel<<<(rows + BC_TILE - 1) / BC_TILE, BC_TILE>>>(out, in, rows);
+}
+
+void row_sums_double_padded(double *out, const double *in, int rows)
+{
+    if (rows > 0)
+        row_sums_double_padded_kernel<<<(rows + BC_TILE - 1) / BC_TILE, BC_TILE>>>(out, in, rows);
+}
