@@ -450,6 +450,8 @@ GL_TEST(stride1_vs_stride32)
                       "stride 1, do consecutive threads copy consecutive floats (thread i copies "
                       "element i, not a block of elements of its own)?",
                       n, t1, t32, t32 / t1, MIN_STRIDE1_OVER_STRIDE32);
+    gl_test_note("stride 1: %.3f ms, stride 32: %.3f ms: %.1fx (needs %.0fx)", t1, t32, t32 / t1,
+                 MIN_STRIDE1_OVER_STRIDE32);
     gl_buf_free(&in);
     gl_buf_free(&out);
 }
@@ -490,6 +492,8 @@ GL_TEST(soa_vs_aos)
                       "where reading 3 arrays of floats should be at least %.1fx faster than "
                       "reading 3 fields of 32-byte records",
                       n, ts, ta, ta / ts, MIN_SOA_OVER_AOS);
+    gl_test_note("SoA %.3f ms, AoS %.3f ms: %.2fx (needs %.1fx)", ts, ta, ta / ts,
+                 MIN_SOA_OVER_AOS);
     gl_buf_free(&records);
     soa_end(&s);
 }
@@ -526,6 +530,8 @@ GL_TEST(add_vs_naive)
                       "ms: %.2fx, where letting threadIdx.x walk along the rows should make it at "
                       "least %.1fx faster",
                       rows, cols, tf, tn, tn / tf, MIN_ADD_OVER_NAIVE);
+    gl_test_note("matrix_add %.3f ms, naive %.3f ms: %.2fx (needs %.1fx)", tf, tn, tn / tf,
+                 MIN_ADD_OVER_NAIVE);
     gl_buf_free(&a);
     gl_buf_free(&b);
     gl_buf_free(&c);
@@ -541,6 +547,8 @@ static double sectors_per_request(const char *const *args)
     gl_profile(metrics, 2, v, args);
     if (v[1] <= 0)
         gl_check_fail("%s made no global load requests (Nsight Compute)", args[0]);
+    gl_test_note("%.2f sectors per global load request (%.0f sectors, %.0f requests)",
+                 v[0] / v[1], v[0], v[1]);
     return v[0] / v[1];
 }
 

@@ -381,6 +381,8 @@ static void expect_padded_faster(const char *mine, const char *given, int dbl, d
                       "removing the bank conflicts of the column reads should make it at least "
                       "%.1fx faster",
                       rows, mine, tf, given, ts, ts / tf, min_ratio);
+    gl_test_note("%s %.3f ms, %s %.3f ms: %.2fx (needs %.1fx)", mine, tf, given, ts, ts / tf,
+                 min_ratio);
     gl_buf_free(&in);
     gl_buf_free(&out);
 }
@@ -413,6 +415,7 @@ static double wavefronts_per_load(const char *launcher, char *detail, size_t len
                       launcher);
     snprintf(detail, len, "%.0f load instructions, %.0f wavefronts, %.0f bank conflicts", v[1],
              v[0], v[2]);
+    gl_test_note("%.2f wavefronts per shared load (%s)", v[0] / v[1], detail);
     return v[0] / v[1];
 }
 

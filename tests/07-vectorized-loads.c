@@ -366,6 +366,8 @@ static void expect_faster(const char *fast, const char *slow, double min_ratio, 
         gl_check_fail("at n = %d, %s moves %.0f GB/s, %.2fx the given %s (%.0f GB/s); it should "
                       "be at least %.1fx. %s",
                       p.n, fast, f, f / s, slow, s, min_ratio, why);
+    gl_test_note("%s %.0f GB/s = %.2fx %s %.0f GB/s (needs %.1fx)", fast, f, f / s, slow, s,
+                 min_ratio);
     perf_end(&p);
 }
 
@@ -399,6 +401,8 @@ GL_TEST(int4_vs_memcpy)
         gl_check_fail("at n = %d, copy_int4 moves %.0f GB/s, %.0f%% of cudaMemcpy device to "
                       "device (%.0f GB/s); it should reach %.0f%%",
                       p.n, f, gl_percent(f, memcpy_gbps), memcpy_gbps, MIN_INT4_PCT_OF_MEMCPY);
+    gl_test_note("copy_int4 %.0f GB/s = %.1f%% of cudaMemcpy %.0f GB/s (needs %.0f%%)", f,
+                 gl_percent(f, memcpy_gbps), memcpy_gbps, MIN_INT4_PCT_OF_MEMCPY);
     perf_end(&p);
 }
 
@@ -418,6 +422,9 @@ GL_TEST(int4_load_instructions)
                       "%.2f per 128 ints, where one int4 load per thread makes it 1 (the scalar "
                       "copy takes 4). Stores: %.0f",
                       v[0], n, per128, v[1]);
+    gl_test_note("%.0f global load instructions for %d ints: %.3f per 128 (at most %.2f); "
+                 "%.0f stores",
+                 v[0], n, per128, MAX_INT4_LOADS_PER_128, v[1]);
 }
 
 /* Under Nsight Compute: one launcher, once, on n aligned ints; checked. */

@@ -384,6 +384,8 @@ GL_TEST(tiled_vs_naive)
                       "the write to out coalesced (consecutive threadIdx.x on consecutive "
                       "addresses)?",
                       p.dim, p.dim, tiled, tiled / naive, naive, MIN_TILED_OVER_NAIVE);
+    gl_test_note("tiled %.0f GB/s = %.2fx naive %.0f GB/s (needs %.1fx)", tiled, tiled / naive,
+                 naive, MIN_TILED_OVER_NAIVE);
     perf_end(&p);
 }
 
@@ -400,6 +402,8 @@ GL_TEST(padded_vs_tiled)
                       "conflicts of the column reads. Is the padding on the rows "
                       "(tile[TILE_DIM][TILE_DIM + 1]), and is the tiled tile unpadded?",
                       p.dim, p.dim, padded, padded / tiled, tiled, MIN_PADDED_OVER_TILED);
+    gl_test_note("padded %.0f GB/s = %.2fx tiled %.0f GB/s (needs %.1fx)", padded,
+                 padded / tiled, tiled, MIN_PADDED_OVER_TILED);
     perf_end(&p);
 }
 
@@ -417,6 +421,8 @@ GL_TEST(padded_vs_copy)
                       "close to it",
                       p.dim, p.dim, padded, gl_percent(padded, copy), copy,
                       MIN_PADDED_PCT_OF_COPY);
+    gl_test_note("padded %.0f GB/s = %.1f%% of the copy kernel %.0f GB/s (needs %.0f%%)", padded,
+                 gl_percent(padded, copy), copy, MIN_PADDED_PCT_OF_COPY);
     perf_end(&p);
 }
 
@@ -457,6 +463,8 @@ GL_TEST(padded_conflict_free)
                       "each (1 = conflict-free, 32 = one bank for the whole warp): they still "
                       "have bank conflicts (%s). The tile's rows must be 33 words long",
                       w, detail);
+    gl_test_note("%.2f wavefronts per shared access (at most %.2f); %s", w, MAX_PADDED_WAVEFRONTS,
+                 detail);
 }
 
 GL_TEST(tiled_conflicts)
@@ -468,6 +476,8 @@ GL_TEST(tiled_conflicts)
                       "wavefronts each (%s): task 1's tile is the unpadded 32 x 32 one, whose "
                       "column reads conflict; that is what task 2 measures against",
                       w, detail);
+    gl_test_note("%.2f wavefronts per shared access (at least %.1f); %s", w, MIN_TILED_WAVEFRONTS,
+                 detail);
 }
 
 /* Under Nsight Compute: one launcher, once, on rows x cols; checked. */

@@ -39,9 +39,21 @@ void gl_test_begin(const char *id)
     gl_set_fail_handler(fail_test);
 }
 
+static char test_note[512];
+
+void gl_test_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(test_note, sizeof test_note, fmt, ap);
+    va_end(ap);
+}
+
 void gl_test_end(void)
 {
-    write_marker("done");
+    char marker[sizeof test_note + 8];
+    snprintf(marker, sizeof marker, "done\t%s", test_note);
+    write_marker(marker);
 }
 
 void gl_skip(const char *fmt, ...)

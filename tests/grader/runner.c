@@ -241,8 +241,9 @@ static void run_test(const entry *e, const char *include_tags, const char *marke
     mark = gl_read_file(marker);
     switch (tr_rtype(res[0])) {
     case CK_PASS:
-        if (mark && !strcmp(mark, "done")) {
+        if (mark && !strncmp(mark, "done\t", 5)) {
             r->status = GL_PASS;
+            snprintf(r->message, sizeof r->message, "%s", mark + 5); /* what it measured */
         } else if (mark && !strncmp(mark, "skip\t", 5)) {
             r->status = GL_SKIP;
             snprintf(r->message, sizeof r->message, "%s", mark + 5);
@@ -310,6 +311,8 @@ static void print_line(const entry *e, const gl_result *r)
         return; /* said once is enough */
     if (r->status != GL_PASS && r->message[0] && !quiet)
         print_wrapped(r->message, "        ", 92);
+    if (r->status == GL_PASS && r->message[0] && !quiet)
+        print_wrapped(r->message, "        measured: ", 82);
     if (r->status == GL_SKIP)
         snprintf(last_skip, sizeof last_skip, "%s", r->message);
     fflush(stdout);
