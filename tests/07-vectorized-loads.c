@@ -364,9 +364,9 @@ static void expect_faster(const char *fast, const char *slow, double min_ratio, 
     f = gbps(&p, student(fast));
     if (f < min_ratio * s)
         gl_check_fail("at n = %d, %s moves %.0f GB/s, %.2fx the given %s (%.0f GB/s); it should "
-                      "be at least %.1fx. %s",
+                      "be at least %.2fx. %s",
                       p.n, fast, f, f / s, slow, s, min_ratio, why);
-    gl_test_note("%s %.0f GB/s = %.2fx %s %.0f GB/s (needs %.1fx)", fast, f, f / s, slow, s,
+    gl_test_note("%s %.0f GB/s = %.2fx %s %.0f GB/s (needs %.2fx)", fast, f, f / s, slow, s,
                  min_ratio);
     perf_end(&p);
 }
