@@ -2,6 +2,7 @@
 #include "gl_demo.h"
 
 #include "gl_random.h"
+#include "gl_table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -57,6 +58,27 @@ void gl_demo_parse(int argc, char **argv, const char *usage, int max_values, lon
             usage_exit(argv[0], usage, 2);
         }
     }
+}
+
+int gl_demo_end(gl_table *table, const gl_demo_args *args, int wrong, const char *lab)
+{
+    int status = 0;
+    printf("\n");
+    gl_table_print(table, stdout);
+    if (wrong)
+        printf("\n%d row%s WRONG: not timed (README.md has the tasks; make check LAB=%s says "
+               "more).\n",
+               wrong, wrong > 1 ? "s are" : " is", lab);
+    if (args->csv) {
+        if (gl_table_write_csv(table, args->csv) != 0) {
+            perror(args->csv);
+            status = 1;
+        } else {
+            printf("wrote %s\n", args->csv);
+        }
+    }
+    gl_table_free(table);
+    return status;
 }
 
 void gl_demo_begin(gl_device_info *info)

@@ -30,6 +30,13 @@ int gl_parse_long(const char *text, long lo, long hi, long *value);
  * "NAME (sm_XY, N SMs), seed S (SEED=S reproduces)". */
 void gl_demo_begin(gl_device_info *info);
 
+struct gl_table;
+
+/* Prints the table, says how many rows were WRONG (not timed) and where to
+ * look (lab: "08"), writes the CSV when --csv asked for it, frees the table.
+ * Returns the demo's exit status: 0, or 1 if the CSV could not be written. */
+int gl_demo_end(struct gl_table *table, const gl_demo_args *args, int wrong, const char *lab);
+
 #ifdef __cplusplus
 }
 #endif

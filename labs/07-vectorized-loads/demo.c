@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     gl_buf a, b, out;
     int *h_a, *h_b, *h_ref, *h_out;
     double memcpy_gbps, ms[NVARIANTS];
-    int n, v, wrong = 0;
+    int n, v, wrong = 0, status;
     size_t i, bytes;
 
     gl_demo_parse(argc, argv, "[--csv FILE] [N]  (default 2^26 ints)", 1, 1, (1L << 30) - 16,
@@ -147,19 +147,7 @@ int main(int argc, char **argv)
         gl_table_cell(table, "ok");
     }
 
-    printf("\n");
-    gl_table_print(table, stdout);
-    if (wrong)
-        printf("\n%d variant%s WRONG: not timed (README.md has the tasks; make check LAB=07 "
-               "says more).\n", wrong, wrong > 1 ? "s are" : " is");
-    if (args.csv) {
-        if (gl_table_write_csv(table, args.csv) != 0) {
-            perror(args.csv);
-            return 1;
-        }
-        printf("wrote %s\n", args.csv);
-    }
-    gl_table_free(table);
+    status = gl_demo_end(table, &args, wrong, "07");
     gl_buf_free(&a);
     gl_buf_free(&b);
     gl_buf_free(&out);
@@ -167,5 +155,5 @@ int main(int argc, char **argv)
     free(h_b);
     free(h_ref);
     free(h_out);
-    return 0;
+    return status;
 }

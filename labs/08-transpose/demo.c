@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     gl_buf in, out;
     float *h_in, *h_ref, *h_t, *h_out;
     double memcpy_gbps, ms[NVARIANTS];
-    int rows, cols, r, c, v, wrong = 0;
+    int rows, cols, r, c, v, wrong = 0, status;
     size_t n;
 
     gl_demo_parse(argc, argv, "[--csv FILE] [ROWS [COLS]]  (default 8192 x 8192)", 2, 1,
@@ -137,23 +137,11 @@ int main(int argc, char **argv)
         gl_table_cell(table, "ok");
     }
 
-    printf("\n");
-    gl_table_print(table, stdout);
-    if (wrong)
-        printf("\n%d variant%s WRONG: not timed (README.md, tasks 1 and 2; make check LAB=08 "
-               "says more).\n", wrong, wrong > 1 ? "s are" : " is");
-    if (args.csv) {
-        if (gl_table_write_csv(table, args.csv) != 0) {
-            perror(args.csv);
-            return 1;
-        }
-        printf("wrote %s\n", args.csv);
-    }
-    gl_table_free(table);
+    status = gl_demo_end(table, &args, wrong, "08");
     gl_buf_free(&in);
     gl_buf_free(&out);
     free(h_in);
     free(h_ref);
     free(h_out);
-    return 0;
+    return status;
 }

@@ -126,6 +126,24 @@ void gl_run_status(const char *fmt, ...)
 #endif
     ;
 
+/* The launcher only enqueues its work on the default stream and returns.
+ * gl_expect_queued runs launch(ctx) once to warm up; then it poisons output,
+ * enqueues a kernel that waits 300 ms before it copies in_bytes from staged
+ * to input (device pointers), and calls launch(ctx) right after. Fails the
+ * test if launch took more than half of the wait (the launcher synchronised,
+ * copied to the host or computed there), or if right(ctx) finds the output
+ * wrong afterwards (the launcher did not queue behind the copy). */
+typedef struct {
+    void *input;
+    const void *staged;
+    size_t in_bytes;
+    void *output;
+    size_t out_bytes;
+} gl_queue_buffers;
+
+void gl_expect_queued(const char *launcher, void (*launch)(void *ctx), int (*right)(void *ctx),
+                      void *ctx, const gl_queue_buffers *b);
+
 /* Runs GL_LAB.run_once(args) under Nsight Compute and sums each of the
  * metrics over every kernel it launched into values[]. Skips the test when
  * Nsight Compute is missing or may not read the counters; fails it when the
