@@ -85,8 +85,7 @@ void gl_skip(const char *fmt, ...)
 #endif
     ;
 
-/* The run's seed and a random stream for this test (seed + test id). */
-uint64_t gl_test_seed(void);
+/* A random stream for this test: the run's seed (SEED=) and the test's id. */
 void gl_test_rng(gl_rng *rng);
 
 /* A function of the student's compiled file, loaded in the test process.
@@ -113,7 +112,9 @@ char *gl_kernel_ptx(const char *kernel, struct gl_ptx_entry_s *e);
 
 /* The size in bytes of kernel's largest __shared__ array in the student's
  * PTX. Fails the test when it has none (the message ends with `lesson`),
- * or only extern (dynamic) shared memory, whose shape cannot be read. */
+ * only extern (dynamic) shared memory, whose shape cannot be read, or when
+ * the ptxas report shows less shared memory reserved than the array needs
+ * (declared, but the kernel does not use it). */
 long gl_kernel_shared_bytes(const char *kernel, const char *lesson);
 
 /* Reads a whole text file; NULL if it cannot. Free with free(). */

@@ -70,11 +70,6 @@ void gl_skip(const char *fmt, ...)
     exit(0);
 }
 
-uint64_t gl_test_seed(void)
-{
-    return gl_seed();
-}
-
 void gl_test_rng(gl_rng *rng)
 {
     gl_rng_init(rng, gl_seed(), test_id);
@@ -168,6 +163,15 @@ long gl_kernel_shared_bytes(const char *kernel, const char *lesson)
         gl_fail("%s's tile is extern (dynamic) shared memory: declare it with its size, "
                 "__shared__ float tile[ROWS][COLUMNS], so that its shape can be checked",
                 kernel);
+    {
+        char *report = gl_read_file(gl_artifact("log"));
+        gl_ptxas_usage u;
+        if (report && gl_ptxas_usage_of(report, kernel, &u) == 0 && u.smem_bytes < biggest)
+            gl_fail("%s declares a %ld-byte __shared__ array, but ptxas reserves only %ld bytes of "
+                    "shared memory for it: the array is not used. %s",
+                    kernel, biggest, u.smem_bytes, lesson);
+        free(report);
+    }
     return biggest;
 }
 
