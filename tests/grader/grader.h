@@ -35,9 +35,10 @@ typedef struct {
     const char *file; /* "transpose.cu": the student's file, the only one graded */
     void (*add_tests)(void);
     /* For profile tests: runs one launcher once, in a process of its own,
-     * under Nsight Compute (argv from gl_profile). Returns 0 if the result
-     * was right, else writes why with gl_run_status and returns 1. */
-    int (*run_once)(int argc, char **argv);
+     * under Nsight Compute (argv from gl_profile: the launcher, then sizes),
+     * and checks its result. Returns "" if it was right, "usage: ..." if
+     * argv is not understood, else why not. */
+    const char *(*run_once)(int argc, char **argv);
 } gl_lab;
 
 extern const gl_lab GL_LAB;
@@ -120,7 +121,7 @@ long gl_kernel_shared_bytes(const char *kernel, const char *lesson);
 /* Reads a whole text file; NULL if it cannot. Free with free(). */
 char *gl_read_file(const char *path);
 
-/* For run_once: the status line the profile test reads ("ok" or why not). */
+/* In --run: the status line the profile test reads ("ok" or why not). */
 void gl_run_status(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

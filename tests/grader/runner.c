@@ -366,8 +366,19 @@ int main(int argc, char **argv)
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--run")) {
             /* inside Nsight Compute: run one launcher, report through GL_RUN_STATUS */
+            const char *why;
             gl_set_fail_handler(fail_run);
-            return GL_LAB.run_once ? GL_LAB.run_once(argc - i - 1, argv + i + 1) : 2;
+            if (!GL_LAB.run_once || i + 1 >= argc)
+                return 2;
+            why = GL_LAB.run_once(argc - i - 1, argv + i + 1);
+            if (!why || !*why)
+                gl_run_status("ok");
+            else if (!strncmp(why, "usage:", 6))
+                gl_run_status("%s", why);
+            else
+                gl_run_status("%s is not right yet (the correctness tests say what is wrong)",
+                              argv[i + 1]);
+            return why && *why ? 1 : 0;
         } else if (!strcmp(argv[i], "--quiet")) {
             quiet = 1;
         } else if (!strcmp(argv[i], "--list")) {
