@@ -31,14 +31,6 @@ typedef int (*degree_fn)(const int *words, int lanes);
 #define MAX_FLOAT_WAVEFRONTS 1.25 /* shared-memory wavefronts per load instruction */
 #define MAX_DOUBLE_WAVEFRONTS 2.5 /* 8-byte loads: two half-warps, 2 at the least */
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        gl_check_fail("out of host memory (%zu bytes)", bytes);
-    return p;
-}
-
 /* ---- tasks 1 and 3: padded row sums ---- */
 
 /* Runs one row-sums launcher (float or double) on rows x 32 random values
@@ -47,8 +39,8 @@ static const char *sums_once(sums_f f, sums_d d, const char *name, int rows)
 {
     static char why[1600];
     size_t size = f ? 4 : 8, n = (size_t)rows * BC_TILE;
-    unsigned char *h_in = xmalloc(n * size), *h_out = xmalloc((size_t)rows * size),
-                  *h_ref = xmalloc((size_t)rows * size);
+    unsigned char *h_in = gl_malloc(n * size), *h_out = gl_malloc((size_t)rows * size),
+                  *h_ref = gl_malloc((size_t)rows * size);
     gl_buf in = gl_buf_alloc(n * size, 0), out = gl_buf_alloc((size_t)rows * size, 0);
     gl_guard_report g;
     gl_cmp cmp;
@@ -166,7 +158,7 @@ static void queued_launch(void *ctx)
 static int queued_right(void *ctx)
 {
     queued *q = ctx;
-    float *h = xmalloc((size_t)q->rows * 4);
+    float *h = gl_malloc((size_t)q->rows * 4);
     gl_cmp cmp;
     int right;
     GL_CUDA(cudaMemcpy(h, q->out, (size_t)q->rows * 4, cudaMemcpyDeviceToHost));
@@ -179,7 +171,7 @@ GL_TEST(padded_async)
 {
     const int rows = 100000;
     size_t n = (size_t)rows * BC_TILE, i;
-    float *h_in = xmalloc(n * 4), *ref = xmalloc((size_t)rows * 4);
+    float *h_in = gl_malloc(n * 4), *ref = gl_malloc((size_t)rows * 4);
     gl_buf staged = gl_buf_alloc(n * 4, 0), in = gl_buf_alloc(n * 4, 0),
            out = gl_buf_alloc((size_t)rows * 4, 0);
     queued q = {(sums_f)gl_submission_fn("row_sums_padded"), out.ptr, in.ptr, ref, rows};

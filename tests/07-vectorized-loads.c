@@ -33,14 +33,6 @@ typedef void (*add_fn)(int *out, const int *a, const int *b, int k, int n);
 
 #define BIG ((1 << 20) + 3)
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        gl_check_fail("out of host memory (%zu bytes)", bytes);
-    return p;
-}
-
 /* One launcher, either kind. */
 typedef struct {
     const char *name;
@@ -87,8 +79,8 @@ static const char *run_and_check(const launcher *l, int n, int out_off, int in_o
 {
     static char why[2048];
     size_t room = (size_t)n + 8, bytes = room * sizeof(int);
-    int *h_a = xmalloc(bytes), *h_b = xmalloc(bytes), *h_out = xmalloc(bytes),
-        *h_ref = xmalloc(bytes);
+    int *h_a = gl_malloc(bytes), *h_b = gl_malloc(bytes), *h_out = gl_malloc(bytes),
+        *h_ref = gl_malloc(bytes);
     gl_buf a = gl_buf_alloc(bytes, 0), b = gl_buf_alloc(bytes, 0), out = gl_buf_alloc(bytes, 0);
     gl_guard_report g;
     gl_cmp cmp;
@@ -199,7 +191,7 @@ static void queued_launch(void *ctx)
 static int queued_right(void *ctx)
 {
     queued *q = ctx;
-    int *h = xmalloc((size_t)q->n * sizeof(int)), right;
+    int *h = gl_malloc((size_t)q->n * sizeof(int)), right;
     gl_cmp cmp;
     GL_CUDA(cudaMemcpy(h, q->out, (size_t)q->n * sizeof(int), cudaMemcpyDeviceToHost));
     right = gl_compare_int(q->ref, h, (size_t)q->n, &cmp) == 0;
@@ -211,7 +203,7 @@ GL_TEST(copy_int4_async)
 {
     const int n = BIG;
     size_t bytes = (size_t)n * sizeof(int);
-    int *h_in = xmalloc(bytes);
+    int *h_in = gl_malloc(bytes);
     gl_buf staged = gl_buf_alloc(bytes, 0), in = gl_buf_alloc(bytes, 0),
            out = gl_buf_alloc(bytes, 0);
     queued q = {(copy_fn)gl_submission_fn("copy_int4"), out.ptr, in.ptr, h_in, n};
@@ -306,9 +298,9 @@ static void perf_begin(perf_setup *p)
     /* 2^26 ints (256 MiB per array), far beyond any L2, unless the GPU is small */
     p->n = info.global_mem_bytes >= ((size_t)4 << 30) ? 1 << 26 : 1 << 24;
     bytes = (size_t)p->n * sizeof(int);
-    p->h_a = xmalloc(bytes);
-    p->h_b = xmalloc(bytes);
-    p->h_out = xmalloc(bytes);
+    p->h_a = gl_malloc(bytes);
+    p->h_b = gl_malloc(bytes);
+    p->h_out = gl_malloc(bytes);
     gl_test_rng(&rng);
     gl_fill_int(&rng, p->h_a, (size_t)p->n, -1000000, 1000000);
     gl_fill_int(&rng, p->h_b, (size_t)p->n, -1000000, 1000000);

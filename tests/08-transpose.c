@@ -29,14 +29,6 @@ typedef void (*transpose_fn)(float *out, const float *in, int rows, int cols);
 #define MAX_PADDED_WAVEFRONTS 1.25 /* shared-memory wavefronts per instruction: 1 = no conflict */
 #define MIN_TILED_WAVEFRONTS 4.0
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        gl_check_fail("out of host memory (%zu bytes)", bytes);
-    return p;
-}
-
 static void reference(float *ref, const float *in, int rows, int cols)
 {
     int r, c;
@@ -69,7 +61,7 @@ static const char *run_and_check(transpose_fn fn, const char *launcher, int rows
     /* a missing bounds test writes up to 31 rows or columns too far */
     size_t guard = (size_t)32 * (size_t)(rows > cols ? rows : cols) * sizeof(float) + 4096;
     gl_buf in = gl_buf_alloc(bytes, guard), out = gl_buf_alloc(bytes, guard);
-    float *h_out = xmalloc(bytes), *h_back = xmalloc(bytes);
+    float *h_out = gl_malloc(bytes), *h_back = gl_malloc(bytes);
     gl_guard_report g;
     gl_cmp cmp;
     int out_cols = rows;
@@ -108,7 +100,7 @@ static void check_transpose(const char *launcher, int rows, int cols)
 {
     transpose_fn fn = (transpose_fn)gl_submission_fn(launcher);
     size_t n = (size_t)rows * cols;
-    float *h_in = xmalloc(n * sizeof(float)), *h_ref = xmalloc(n * sizeof(float));
+    float *h_in = gl_malloc(n * sizeof(float)), *h_ref = gl_malloc(n * sizeof(float));
     const char *why;
     gl_rng rng;
 
@@ -159,7 +151,7 @@ static int queued_right(void *ctx)
 {
     queued *q = ctx;
     size_t n = (size_t)q->rows * q->cols;
-    float *h = xmalloc(n * sizeof(float));
+    float *h = gl_malloc(n * sizeof(float));
     gl_cmp cmp;
     int right;
     GL_CUDA(cudaMemcpy(h, q->out, n * sizeof(float), cudaMemcpyDeviceToHost));
@@ -172,7 +164,7 @@ static void check_async(const char *launcher)
 {
     const int rows = 1000, cols = 1000;
     size_t n = (size_t)rows * cols, bytes = n * sizeof(float);
-    float *h_in = xmalloc(bytes), *h_ref = xmalloc(bytes);
+    float *h_in = gl_malloc(bytes), *h_ref = gl_malloc(bytes);
     gl_buf staged = gl_buf_alloc(bytes, 0), in = gl_buf_alloc(bytes, 0),
            out = gl_buf_alloc(bytes, 0);
     queued q = {(transpose_fn)gl_submission_fn(launcher), out.ptr, in.ptr, h_ref, rows, cols};
@@ -311,8 +303,8 @@ static void perf_begin(perf_setup *p)
     p->dim = info.global_mem_bytes >= ((size_t)3 << 30) ? 8192 : 4096;
     n = (size_t)p->dim * p->dim;
     bytes = n * sizeof(float);
-    p->h_in = xmalloc(bytes);
-    p->h_ref = xmalloc(bytes);
+    p->h_in = gl_malloc(bytes);
+    p->h_ref = gl_malloc(bytes);
     gl_test_rng(&rng);
     gl_fill_float(&rng, p->h_in, n, -1.0f, 1.0f);
     reference(p->h_ref, p->h_in, p->dim, p->dim);
@@ -340,7 +332,7 @@ static double student_gbps(perf_setup *p, const char *launcher)
     /* the timed runs must do the work too, not only the first one */
     gl_buf_poison(&p->out);
     ms = gl_time_ms(run_job, &j, gl_timing_default());
-    h_out = xmalloc(n * sizeof(float));
+    h_out = gl_malloc(n * sizeof(float));
     gl_buf_download(&p->out, h_out);
     if (gl_compare_float(p->h_ref, h_out, n, 0.0, 0.0, &cmp))
         gl_check_fail("%s was right once, but after the timed runs out is wrong at %zu elements "
@@ -489,8 +481,8 @@ static const char *run_once(int argc, char **argv)
         return "usage: --run LAUNCHER ROWS COLS";
     fn = (transpose_fn)gl_submission_fn(argv[0]);
     n = (size_t)rows * (size_t)cols;
-    h_in = xmalloc(n * sizeof(float));
-    h_ref = xmalloc(n * sizeof(float));
+    h_in = gl_malloc(n * sizeof(float));
+    h_ref = gl_malloc(n * sizeof(float));
     gl_rng_init(&rng, gl_seed(), "run_once");
     gl_fill_float(&rng, h_in, n, -1.0f, 1.0f);
     reference(h_ref, h_in, (int)rows, (int)cols);

@@ -175,6 +175,14 @@ long gl_kernel_shared_bytes(const char *kernel, const char *lesson)
     return biggest;
 }
 
+void *gl_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        gl_fail("out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
 char *gl_read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
