@@ -74,7 +74,8 @@ static int names(const char *s, size_t n, const char *id)
 }
 
 /* Parses "[.extern] .shared .align A .TYPE NAME[COUNT];" from p (no COUNT for
- * extern, dynamic shared memory); returns 0 and fills sh. */
+ * extern, dynamic shared memory: bytes -1; no brackets for a scalar: its
+ * size); returns 0 and fills sh. */
 static int parse_shared(const char *p, gl_ptx_shared *sh)
 {
     const char *q = p;
@@ -101,7 +102,9 @@ static int parse_shared(const char *p, gl_ptx_shared *sh)
                 return -1;
             memcpy(sh->name, name, n);
             sh->name[n] = '\0';
-            if (*q == '[' && q[1] != ']')
+            if (*q != '[') /* a scalar, such as a __shared__ int counter */
+                sh->bytes = elem > 0 ? elem : 1;
+            else if (q[1] != ']')
                 sh->bytes = strtol(q + 1, NULL, 10) * (elem > 0 ? elem : 1);
             return 0;
         }

@@ -98,6 +98,22 @@ START_TEST(typed_shared_array_size)
 }
 END_TEST
 
+/* a __shared__ int counter beside the array is a scalar, not dynamic memory */
+START_TEST(shared_scalar_is_not_dynamic)
+{
+    static const char p[] = ".visible .entry k(\n)\n{\n\t.shared .align 4 .b8 slot[1024];\n"
+                            "\t.shared .align 4 .u32 heavy;\n\tst.shared.u32 [heavy], 0;\n"
+                            "\tmov.u32 %r1, slot;\n}\n";
+    gl_ptx_entry e;
+    gl_ptx_shared sh[2];
+    ck_assert_int_eq(gl_ptx_entry_find(p, "k", &e), 0);
+    ck_assert_int_eq(gl_ptx_shared_arrays(p, &e, sh, 2), 2);
+    ck_assert_int_eq(sh[0].bytes, 1024);
+    ck_assert_str_eq(sh[1].name, "heavy");
+    ck_assert_int_eq(sh[1].bytes, 4);
+}
+END_TEST
+
 START_TEST(tid_x_scaled_by_a_row_length)
 {
     /* c[row * cols + col] with col from threadIdx.x (right) and from threadIdx.y (wrong) */
@@ -218,6 +234,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, entries_shared_arrays_and_instructions);
     tcase_add_test(tc, module_scope_and_dynamic_shared);
     tcase_add_test(tc, typed_shared_array_size);
+    tcase_add_test(tc, shared_scalar_is_not_dynamic);
     tcase_add_test(tc, tid_x_scaled_by_a_row_length);
     tcase_add_test(tc, ptxas_reports_old_and_new);
     tcase_add_test(tc, ncu_csv_sums_over_kernels);
