@@ -1,0 +1,55 @@
+# 04-constant-memory.gp: the demo's table in three panels (gnuplot -e "csv='slides/data/04-constant-memory.csv'").
+# The title names the GPU the CSV was measured on. Red: the data in constant memory; green: in global memory.
+if (!exists("csv")) csv = "slides/data/04-constant-memory.csv"
+gpu = system("sed -n 's/^# gpu: //p' " . csv)
+n = int(system("sed -n 's/^# lab: .*n = \\([0-9]*\\) outputs.*/\\1/p' " . csv))
+p = int(log(n) / log(2) + 0.5)
+outputs = 2**p == n ? sprintf("2^%d", p) : sprintf("%d", n)
+set terminal svg size 1500,600 dynamic noenhanced font "Helvetica,19" background "white"
+set datafile separator ","
+set multiplot layout 1,3 title sprintf("%s outputs, one thread each, on %s", outputs, gpu)
+set grid ytics
+set bmargin 5
+set style fill solid 0.85 border -1
+set boxwidth 0.6
+unset key
+# red: the slower memory for each pattern, green: the faster one
+color(name) = strstrt(name, "constant") ? 0xd62728 : 0x2ca02c
+
+# task 1: 64 taps, known at compile time
+set title "64 taps, loop unrolled (task 1)"
+set ylabel "time (ms)"
+set yrange [0:*]
+set offsets 0, 0, graph 0.15, 0
+plot "< grep '^convolve_global,\\|^convolve_constant,' " . csv \
+         using 0:3:(0.6):(strstrt(strcol(1), "constant") ? 0x2ca02c : 0xd62728):xtic(strcol(1)[10:] . " taps") with boxes lc rgb variable, \
+     "" using 0:3:(sprintf("%.3f ms", $3)) with labels offset 0,0.8 font ",16"
+
+# task 3: the run-time loop, constant against global taps; along the bottom,
+# how many times faster the global taps are
+set title "taps known only at run time (task 3)"
+set xlabel "taps (global taps: x faster than constant, at the bottom)"
+set logscale xy
+set xrange [45:1450]
+set yrange [0.05:100]
+set offsets 0, 0, 0, 0
+set xtics (64, 128, 256, 1024)
+set key top left Left reverse
+plot "< grep '^convolve_constant_runtime,' " . csv using 2:3 with linespoints lw 2 pt 7 lc rgb "#d62728" title "constant taps", \
+     "< grep '^convolve_long,' " . csv using 2:3 with linespoints lw 2 pt 5 lc rgb "#2ca02c" title "global taps", \
+     "< grep '^convolve_long,' " . csv using 2:(0.075):(sprintf("%sx", strcol(5))) with labels font ",16" textcolor rgb "#2ca02c" notitle
+unset logscale
+unset xlabel
+unset key
+
+# task 2: the lookup; one index per warp (uniform) or one per lane (random)
+set title "table lookup, 16 reads per output (task 2)"
+set ylabel "time (ms, log scale)"
+set logscale y
+set autoscale x
+set xtics auto
+set yrange [0.02:200]
+label(name) = sprintf("%s\n%s", word(name, 1)[8:], word(name, 2))
+plot "< grep '^lookup_' " . csv using 0:3:(0.6):(color(strcol(1))):xtic(label(strcol(1))) with boxes lc rgb variable, \
+     "" using 0:3:(sprintf("%.3f ms", $3)) with labels offset 0,0.8 font ",16"
+unset multiplot
