@@ -164,6 +164,7 @@ $(foreach l,$(LABS),$(eval $(call LAB_RULES,$(l),$(call slug,$(l)))))
 LAB_DEMOS := $(foreach l,$(LABS),$(BUILD)/labs/$(l)/demo $(BUILD)/solutions/$(l)/demo)
 RUNNERS := $(foreach l,$(LABS),$(BUILD)/tests/$(l)/runner)
 WRONG := $(sort $(wildcard tests/wrong/*/*.patch))
+WRONG_SEL := $(filter $(foreach l,$(LAB_SEL),tests/wrong/$(l)/%),$(WRONG)) # LAB= narrows make test
 # tests/wrong/08-transpose/NAME.patch -> build/wrong/08-transpose/NAME/08-transpose/transpose.cu
 wrong_lab = $(notdir $(patsubst %/,%,$(dir $(1))))
 wrong_src = $(BUILD)/wrong/$(call wrong_lab,$(1))/$(basename $(notdir $(1)))/$(call wrong_lab,$(1))/$(call slug,$(call wrong_lab,$(1))).cu
@@ -220,7 +221,7 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $
 	$(BUILD)/tools/gl-report --out $(GRADE) $(if $(EXPECT),--expect $(EXPECT) --caught "$(ONLY)") \
 	  $(foreach l,$(CHECK_LABS),$(GRADE)/$(l).results)
 
-test: all ## the kit's own tests: unit tests, solutions pass, starting files and wrong solutions fail
+test: lab-arg all ## the kit's own tests: unit tests, solutions pass, starting files and wrong solutions fail (LAB=: one lab)
 	@$(MAKE) --no-print-directory test-unit
 	@$(MAKE) --no-print-directory test-solutions
 	@$(MAKE) --no-print-directory test-labs
@@ -241,8 +242,8 @@ test-labs:
 
 # Each wrong solution says what is wrong with it ("Wrong:") and which tests must
 # fail on it ("Caught-by:"); only those tests run.
-test-wrong: $(foreach p,$(WRONG),$(call wrong_src,$(p)))
-	@for p in $(WRONG); do \
+test-wrong: $(foreach p,$(WRONG_SEL),$(call wrong_src,$(p)))
+	@for p in $(WRONG_SEL); do \
 	  lab=$$(basename $$(dirname $$p)); name=$$(basename $$p .patch); \
 	  echo "== wrong solution $$lab/$$name: $$(sed -n 's/^Wrong: *//p' $$p) =="; \
 	  $(MAKE) --no-print-directory check SRC=$(BUILD)/wrong/$$lab/$$name LAB=$$lab EXPECT=caught \
