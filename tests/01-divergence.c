@@ -282,11 +282,6 @@ GL_TEST(classify_partitioned_async)
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 
-static int barriers(const gl_ptx_entry *e)
-{
-    return gl_ptx_count(e, "bar.sync") + gl_ptx_count(e, "barrier.sync");
-}
-
 GL_TEST(classify_partitioned_regroups)
 {
     gl_ptx_entry e;
@@ -300,11 +295,11 @@ GL_TEST(classify_partitioned_regroups)
                       "too small to hold the indices of the block's %d elements",
                       bytes, DIV_BLOCK);
     ptx = gl_kernel_ptx("classify_partitioned_kernel", &e);
-    if (barriers(&e) < 2)
+    if (gl_ptx_barriers(&e) < 2)
         gl_check_fail("classify_partitioned_kernel has %d barriers (bar.sync) in its PTX: it "
                       "needs one after zeroing the counters and one after filing the elements, "
                       "before any thread reads a slot another thread wrote",
-                      barriers(&e));
+                      gl_ptx_barriers(&e));
     free(ptx);
 }
 
@@ -326,10 +321,10 @@ GL_TEST(block_sums_contiguous_no_modulo)
                       "task 3 picks the active threads by index = 2 * s * tid < blockDim.x, "
                       "not by tid %% (2 * s) == 0",
                       gl_ptx_count(&e, "rem"));
-    if (barriers(&e) < 2)
+    if (gl_ptx_barriers(&e) < 2)
         gl_check_fail("block_sums_contiguous_kernel has %d barriers in its PTX: one after the "
                       "load, and one after every step of the tree",
-                      barriers(&e));
+                      gl_ptx_barriers(&e));
     if (gl_ptx_count(&e, "ld.shared") == 0 || gl_ptx_count(&e, "st.shared") == 0)
         gl_check_fail("block_sums_contiguous_kernel does not add in shared memory (%d "
                       "ld.shared, %d st.shared): the tree works on the __shared__ partial sums",
@@ -481,21 +476,19 @@ static const char *run_once(int argc, char **argv)
                                   "block_sums_contiguous"};
     static const work works[] = {HASH, HASH, CLASSIFY, CLASSIFY, BLOCK_SUMS, BLOCK_SUMS};
     const char *name;
-    int given, k;
+    int k;
     long n;
 
     if (argc != 3 || gl_parse_long(argv[1], 0, 1L << 26, &n) ||
         (strcmp(argv[2], "random") && strcmp(argv[2], "partitioned")))
         return "usage: --run [given:]LAUNCHER N random|partitioned";
-    given = !strncmp(argv[0], "given:", 6);
-    name = given ? argv[0] + 6 : argv[0];
+    name = gl_launcher_name(argv[0]);
     for (k = 0; k < 6; k++)
         if (!strcmp(name, names[k]))
             break;
     if (k == 6)
         return "usage: --run [given:]LAUNCHER N random|partitioned (no such launcher)";
-    return run_and_check((div_fn)(given ? gl_baseline_fn(name) : gl_submission_fn(name)), name,
-                         works[k], (int)n, strcmp(argv[2], "random") ? PARTITIONED : RANDOM);
+    return run_and_check((div_fn)gl_launcher_fn(argv[0]), name, works[k], (int)n, strcmp(argv[2], "random") ? PARTITIONED : RANDOM);
 }
 
 static void add_tests(void)

@@ -620,11 +620,6 @@ GL_TEST(histogram_shared_async)
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 
-static int barriers(const gl_ptx_entry *e)
-{
-    return gl_ptx_count(e, "bar.sync") + gl_ptx_count(e, "barrier.sync");
-}
-
 /* atomics (atom: the old value is used; red: it is not) on shared memory */
 static int shared_atomics(const gl_ptx_entry *e)
 {
@@ -667,11 +662,11 @@ static void check_privatised(const char *kernel, int task)
                       "histogram is not zeroed, and shared memory starts with whatever the last "
                       "block on that multiprocessor left there",
                       kernel);
-    if (barriers(&e) < 2)
+    if (gl_ptx_barriers(&e) < 2)
         gl_check_fail("%s has %d barriers (bar.sync) in its PTX: it needs one after zeroing the "
                       "histogram (no thread counts into a bin not yet zeroed) and one before "
                       "the merge (every count is in before it is read)",
-                      kernel, barriers(&e));
+                      kernel, gl_ptx_barriers(&e));
     if (global_atomics(&e) == 0)
         gl_check_fail("%s has no atomic on global memory in its PTX: the merge adds each bin to "
                       "bins[b] with atomicAdd, since the other blocks add to the same bins (a "
@@ -896,17 +891,14 @@ GL_TEST(histogram_shared_global_atomics)
 static const char *run_once(int argc, char **argv)
 {
     const char *name;
-    int given;
     long n;
 
     if (argc != 2 || gl_parse_long(argv[1], 0, 1L << 28, &n))
         return "usage: --run [given:]histogram_global|histogram_shared N";
-    given = !strncmp(argv[0], "given:", 6);
-    name = given ? argv[0] + 6 : argv[0];
+    name = gl_launcher_name(argv[0]);
     if (strcmp(name, "histogram_global") && strcmp(name, "histogram_shared"))
         return "usage: --run [given:]histogram_global|histogram_shared N (no such launcher)";
-    return run_and_check_bytes((hist_fn)(given ? gl_baseline_fn(name) : gl_submission_fn(name)),
-                               name, (int)n, RANDOM);
+    return run_and_check_bytes((hist_fn)gl_launcher_fn(argv[0]), name, (int)n, RANDOM);
 }
 
 static void add_tests(void)

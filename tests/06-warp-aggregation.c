@@ -438,11 +438,6 @@ static int atomics(const gl_ptx_entry *e)
            gl_ptx_count(e, "red.shared");
 }
 
-static int barriers(const gl_ptx_entry *e)
-{
-    return gl_ptx_count(e, "bar.sync") + gl_ptx_count(e, "barrier.sync");
-}
-
 /* The lanes that need a slot, found by __activemask or __ballot_sync. */
 static int elections(const gl_ptx_entry *e)
 {
@@ -536,12 +531,12 @@ GL_TEST(emit_block_shares_totals)
                       "for the totals of the block's %d warps",
                       bytes, WA_WARPS);
     ptx = gl_kernel_ptx("emit_block_kernel", &e);
-    if (barriers(&e) < 2)
+    if (gl_ptx_barriers(&e) < 2)
         gl_check_fail("emit_block_kernel has %d barriers (bar.sync) in its PTX: it needs one "
                       "after the warps write their totals, before thread 0 reads them, and one "
                       "after thread 0 writes the offsets and the block's first slot, before the "
                       "other threads read them",
-                      barriers(&e));
+                      gl_ptx_barriers(&e));
     if (atomics(&e) == 0)
         gl_check_fail("emit_block_kernel has no atomic instruction in its PTX: the block's "
                       "slots are claimed with one atomicAdd(count, total)");
@@ -703,20 +698,18 @@ static const char *run_once(int argc, char **argv)
     static const char *names[] = {"filter_atomic", "filter_coalesced", "filter_intrinsics",
                                   "emit_atomic",   "emit_warp",        "emit_block"};
     const char *name;
-    int given, k;
+    int k;
     long n;
 
     if (argc != 2 || gl_parse_long(argv[1], 0, 1L << 26, &n))
         return "usage: --run [given:]LAUNCHER N";
-    given = !strncmp(argv[0], "given:", 6);
-    name = given ? argv[0] + 6 : argv[0];
+    name = gl_launcher_name(argv[0]);
     for (k = 0; k < 6; k++)
         if (!strcmp(name, names[k]))
             break;
     if (k == 6)
         return "usage: --run [given:]LAUNCHER N (no such launcher)";
-    return run_and_check((wa_fn)(given ? gl_baseline_fn(name) : gl_submission_fn(name)), name,
-                         (int)n, RANDOM, 1);
+    return run_and_check((wa_fn)gl_launcher_fn(argv[0]), name, (int)n, RANDOM, 1);
 }
 
 static void add_tests(void)

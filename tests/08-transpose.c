@@ -226,7 +226,7 @@ static void check_barrier(const char *kernel)
 {
     gl_ptx_entry e;
     char *ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_count(&e, "bar.sync") + gl_ptx_count(&e, "barrier.sync") == 0)
+    if (gl_ptx_barriers(&e) == 0)
         gl_check_fail("%s has no __syncthreads(): between writing the tile and reading it by "
                       "columns, every thread must wait, or it reads elements that other warps "
                       "have not written yet",

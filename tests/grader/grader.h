@@ -98,6 +98,12 @@ void *gl_submission_fn(const char *name);
  * naive), so that a submission cannot slow down what it is measured against. */
 void *gl_baseline_fn(const char *name);
 
+/* A launcher named on a --run command line: "given:NAME" is the lab's own
+ * (gl_baseline_fn), any other NAME the student's (gl_submission_fn).
+ * gl_launcher_name returns NAME without the prefix, to check it first. */
+const char *gl_launcher_name(const char *spec);
+void *gl_launcher_fn(const char *spec);
+
 /* Path of a build artifact of the student's file: "ptx" (nvcc -ptx) or
  * "log" (the compiler's output, with the ptxas -v resource report). */
 const char *gl_artifact(const char *what);

@@ -247,6 +247,17 @@ void *gl_baseline_fn(const char *name)
     return lookup(lib, name, "the lab's starting file");
 }
 
+const char *gl_launcher_name(const char *spec)
+{
+    return strncmp(spec, "given:", 6) ? spec : spec + 6;
+}
+
+void *gl_launcher_fn(const char *spec)
+{
+    const char *name = gl_launcher_name(spec);
+    return name != spec ? gl_baseline_fn(name) : gl_submission_fn(name);
+}
+
 void gl_run_status(const char *fmt, ...)
 {
     const char *path = getenv("GL_RUN_STATUS");

@@ -154,6 +154,11 @@ int gl_ptx_count(const gl_ptx_entry *e, const char *opcode)
     return n;
 }
 
+int gl_ptx_barriers(const gl_ptx_entry *e)
+{
+    return gl_ptx_count(e, "bar.sync") + gl_ptx_count(e, "barrier.sync");
+}
+
 int gl_ptx_count_with(const gl_ptx_entry *e, const char *opcode, const char *modifier)
 {
     size_t k = strlen(opcode), m = strlen(modifier), i;

@@ -63,6 +63,7 @@ START_TEST(entries_shared_arrays_and_instructions)
     ck_assert_int_eq(gl_ptx_count(&e, "bar"), 1); /* an opcode and its modifiers */
     ck_assert_int_eq(gl_ptx_count(&e, "ba"), 0);  /* not part of a word */
     ck_assert_int_eq(gl_ptx_count(&e, "barrier"), 0);
+    ck_assert_int_eq(gl_ptx_barriers(&e), 1);
     ck_assert_int_eq(gl_ptx_entry_find(ptx13, "transpose_tiled_kernel_2", &e), 0);
     ck_assert_int_eq(gl_ptx_shared_arrays(ptx13, &e, sh, 4), 0);
     ck_assert_int_eq(gl_ptx_entry_find(ptx13, "copy", &e), 0);
@@ -83,6 +84,7 @@ START_TEST(module_scope_and_dynamic_shared)
     ck_assert_str_eq(sh[1].name, "dyn");
     ck_assert_int_eq(sh[1].bytes, -1);
     ck_assert_int_eq(gl_ptx_count(&e, "barrier.sync"), 1);
+    ck_assert_int_eq(gl_ptx_barriers(&e), 1);
 }
 END_TEST
 
