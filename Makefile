@@ -54,6 +54,10 @@ KIT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-format-truncation -D_POSIX_C_SO
 NVFLAGS := -O3 -lineinfo $(GENCODE) -Xcompiler -fPIC -Icommon $(NVCCFLAGS)
 CUDA_LIBS := -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart -ldl -lstdc++ -lm
 LIB := $(BUILD)/libgpulabs.a
+# labs whose given baselines call cuBLAS (the roof a matrix multiplication is measured against);
+# their demo and the grader's copy of the baselines link it, a student's file never does
+CUBLAS_LABS := 09-matmul-tiling 11-sgemm
+lab_libs = $(if $(filter $(1),$(CUBLAS_LABS)),-lcublas)
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 say = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' $(1) $(2);)
@@ -115,10 +119,10 @@ CHECK_LABS := $(foreach l,$(LAB_SEL),$(if $(wildcard $(SRC)/$(l)/$(call slug,$(l
 define LAB_RULES
 $(BUILD)/labs/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/baselines.o \
                          $(BUILD)/labs/$(1)/$(2).o $(LIB)
-	$$(call say,LINK,$$@) $(CC) $$^ $(CUDA_LIBS) -o $$@
+	$$(call say,LINK,$$@) $(CC) $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
 $(BUILD)/solutions/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/baselines.o \
                               $(BUILD)/solutions/$(1)/$(2).o $(LIB)
-	$$(call say,LINK,$$@) $(CC) $$^ $(CUDA_LIBS) -o $$@
+	$$(call say,LINK,$$@) $(CC) $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
 $(BUILD)/labs/$(1)/demo.o: labs/$(1)/demo.c labs/$(1)/$(2).h $(COMMON_HEADERS)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) -Ilabs/$(1) -c $$< -o $$@
@@ -139,7 +143,8 @@ $(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/$(2).h $(GRADER_HEADERS)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -Ilabs/$(1) -c $$< -o $$@
 $(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h
 	@mkdir -p $$(@D)
-	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -shared -cudart shared $$< -o $$@ && \
+	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -shared -cudart shared $$< -o $$@ \
+	    $(if $(call lab_libs,$(1)),$(call lab_libs,$(1)) -L$(CUDA_LIB) -Xlinker -rpath -Xlinker $(CUDA_LIB)) && \
 	  $(NVCC) $(NVFLAGS) -Ilabs/$(1) -ptx $$< -o $$(@:.so=.ptx)
 
 # the student's file, compiled alone against the kit's header; a file that does not

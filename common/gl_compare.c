@@ -32,7 +32,7 @@ static int is_poison(const void *p, size_t size)
 
 /* float or double, read through memcpy so one loop serves both */
 static size_t compare_reals(const void *ref, const void *got, size_t n, size_t size, double atol,
-                            double rtol, gl_cmp *c)
+                            double rtol, const float *bound, gl_cmp *c)
 {
     const unsigned char *r8 = ref, *g8 = got;
     size_t i;
@@ -55,7 +55,7 @@ static size_t compare_reals(const void *ref, const void *got, size_t n, size_t s
             note(c, i, r, g, 1);
             continue;
         }
-        if (isnan(g) || err > atol + rtol * fabs(r)) {
+        if (isnan(g) || err > (bound ? (double)bound[i] : atol + rtol * fabs(r))) {
             note(c, i, r, g, 0);
             continue;
         }
@@ -68,13 +68,19 @@ static size_t compare_reals(const void *ref, const void *got, size_t n, size_t s
 size_t gl_compare_float(const float *ref, const float *got, size_t n, double atol, double rtol,
                         gl_cmp *c)
 {
-    return compare_reals(ref, got, n, sizeof(float), atol, rtol, c);
+    return compare_reals(ref, got, n, sizeof(float), atol, rtol, NULL, c);
 }
 
 size_t gl_compare_double(const double *ref, const double *got, size_t n, double atol,
                          double rtol, gl_cmp *c)
 {
-    return compare_reals(ref, got, n, sizeof(double), atol, rtol, c);
+    return compare_reals(ref, got, n, sizeof(double), atol, rtol, NULL, c);
+}
+
+size_t gl_compare_float_bound(const float *ref, const float *got, const float *bound, size_t n,
+                              gl_cmp *c)
+{
+    return compare_reals(ref, got, n, sizeof(float), 0.0, 0.0, bound, c);
 }
 
 /* 32-bit integers, signed or not: equal bits are equal values */

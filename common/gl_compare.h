@@ -33,6 +33,10 @@ size_t gl_compare_float(const float *ref, const float *got, size_t n, double ato
                         gl_cmp *c);
 size_t gl_compare_double(const double *ref, const double *got, size_t n, double atol,
                          double rtol, gl_cmp *c);
+/* With a tolerance per element: got[i] is right when |got[i] - ref[i]| <=
+ * bound[i] (e.g. the error bound of an FP32 dot product, gl_matmul.h). */
+size_t gl_compare_float_bound(const float *ref, const float *got, const float *bound, size_t n,
+                              gl_cmp *c);
 size_t gl_compare_int(const int *ref, const int *got, size_t n, gl_cmp *c);
 size_t gl_compare_uint(const unsigned *ref, const unsigned *got, size_t n, gl_cmp *c);
 

@@ -7,6 +7,7 @@
 #include "gl_delay.h"
 #include "gl_demo.h"
 #include "gl_device.h"
+#include "gl_matmul.h"
 #include "gl_random.h"
 #include "gl_table.h"
 #include "gl_timing.h"

@@ -311,6 +311,39 @@ START_TEST(fail_handler_is_called)
 }
 END_TEST
 
+/* ---- matrix product reference and its FP32 bound ---- */
+
+START_TEST(matmul_bound_accepts_fp32_orders_and_rejects_a_dropped_product)
+{
+    enum { M = 7, N = 33, K = 301 };
+    static float a[M * K], b[K * N], ref[M * N], bound[M * N], fwd[M * N], rev[M * N],
+        dropped[M * N];
+    gl_rng r;
+    gl_cmp cmp;
+    int i, j, p;
+    gl_rng_init(&r, 3, "matmul");
+    gl_fill_float(&r, a, M * K, -1.0f, 1.0f);
+    gl_fill_float(&r, b, K * N, -1.0f, 1.0f);
+    gl_matmul_ref(a, b, M, N, K, ref, bound);
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+            float s = 0.0f, t = 0.0f, bnd;
+            for (p = 0; p < K; p++)
+                s += a[i * K + p] * b[p * N + j];
+            for (p = K - 1; p >= 0; p--)
+                t = fmaf(a[i * K + p], b[p * N + j], t);
+            fwd[i * N + j] = s;
+            rev[i * N + j] = t;
+            dropped[i * N + j] = s - a[i * K + K / 2] * b[(K / 2) * N + j];
+            ck_assert_float_eq(gl_matmul_ref_at(a, b, N, K, i, j, &bnd), ref[i * N + j]);
+            ck_assert_float_eq(bnd, bound[i * N + j]);
+        }
+    ck_assert_uint_eq(gl_compare_float_bound(ref, fwd, bound, M * N, &cmp), 0);
+    ck_assert_uint_eq(gl_compare_float_bound(ref, rev, bound, M * N, &cmp), 0);
+    ck_assert_uint_gt(gl_compare_float_bound(ref, dropped, bound, M * N, &cmp), M * N * 9 / 10);
+}
+END_TEST
+
 Suite *common_suite(void)
 {
     Suite *s = suite_create("common");
@@ -325,6 +358,7 @@ Suite *common_suite(void)
     tcase_add_test(tc, compare_counts_unwritten_poison);
     tcase_add_test(tc, compare_tolerance_and_nan);
     tcase_add_test(tc, compare_int_reports);
+    tcase_add_test(tc, matmul_bound_accepts_fp32_orders_and_rejects_a_dropped_product);
     tcase_add_test(tc, guard_scan_and_describe);
     tcase_add_test(tc, table_rows_and_csv);
     tcase_add_test(tc, table_print_aligns);

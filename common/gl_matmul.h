@@ -1,0 +1,34 @@
+/* gl_matmul.h: the CPU reference of a matrix product, and how far an FP32
+ * GPU result may be from it.
+ *
+ * C = A B with A m x k, B k x n and C m x n, all row-major floats. A GPU sums
+ * the k products of an element in FP32, in an order of its own (tiles, FMA),
+ * so it is not bit-equal to any one reference. Whatever the order, the error
+ * of an FP32 dot product of length k is at most gamma * sum_i |a_i b_i| with
+ * gamma = k u / (1 - k u) and u = 2^-24 (Higham, Accuracy and Stability of
+ * Numerical Algorithms, 3.1). The reference sums in double, so that bound,
+ * computed per element, is what a right kernel always meets; a kernel that
+ * drops or repeats one product of a random matrix misses it by far.
+ * gl_compare_float_bound (gl_compare.h) compares against it. */
+#ifndef GL_MATMUL_H
+#define GL_MATMUL_H
+
+#include "gl_compare.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* c[r * n + j] = sum_i a[r * k + i] * b[i * n + j], summed in double and
+ * rounded to float; bound[r * n + j] = the FP32 error bound above (plus the
+ * rounding of the reference itself). bound may be NULL. */
+void gl_matmul_ref(const float *a, const float *b, int m, int n, int k, float *c, float *bound);
+
+/* One element (row, col) of the same reference; *bound gets its bound. */
+float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, int col,
+                       float *bound);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
