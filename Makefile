@@ -54,10 +54,13 @@ KIT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-format-truncation -D_POSIX_C_SO
 NVFLAGS := -O3 -lineinfo $(GENCODE) -Xcompiler -fPIC -Icommon $(NVCCFLAGS)
 CUDA_LIBS := -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart -ldl -lstdc++ -lm
 LIB := $(BUILD)/libgpulabs.a
-# labs whose given baselines call cuBLAS (the roof a matrix multiplication is measured against);
-# their demo and the grader's copy of the baselines link it, a student's file never does
+# labs whose given baselines call cuBLAS (common/gl_cublas.cu: the roof a matrix multiplication
+# is measured against); their demo and the grader's copy of the baselines link it, a student's
+# file never does
 CUBLAS_LABS := 09-matmul-tiling 11-sgemm
 lab_libs = $(if $(filter $(1),$(CUBLAS_LABS)),-lcublas)
+lab_so_libs = $(if $(filter $(1),$(CUBLAS_LABS)),$(BUILD)/common/gl_cublas.o -lcublas \
+              -L$(CUDA_LIB) -Xlinker -rpath -Xlinker $(CUDA_LIB))
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 say = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' $(1) $(2);)
@@ -141,10 +144,11 @@ $(BUILD)/tests/$(1)/runner: $(BUILD)/tests/$(1)/suite.o $(GRADER_OBJS) $(LIB) \
 $(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/$(2).h $(GRADER_HEADERS)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -Ilabs/$(1) -c $$< -o $$@
-$(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h
+$(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h \
+                                  $(filter %.o,$(call lab_so_libs,$(1))) $(COMMON_HEADERS)
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -shared -cudart shared $$< -o $$@ \
-	    $(if $(call lab_libs,$(1)),$(call lab_libs,$(1)) -L$(CUDA_LIB) -Xlinker -rpath -Xlinker $(CUDA_LIB)) && \
+	    $(call lab_so_libs,$(1)) && \
 	  $(NVCC) $(NVFLAGS) -Ilabs/$(1) -ptx $$< -o $$(@:.so=.ptx)
 
 # the student's file, compiled alone against the kit's header; a file that does not

@@ -5,9 +5,7 @@
  * the first steps of the worklog (lab 09 builds them); cuBLAS is the roof. */
 #include "sgemm.h"
 
-#include <cublas_v2.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "gl_cublas.h"
 
 /* Step 1: one thread per element of C. threadIdx.x walks the columns, so a
  * warp reads 32 consecutive floats of a row of B and writes 32 consecutive
@@ -73,55 +71,11 @@ void sgemm_tiled(float *c, const float *a, const float *b, int m, int n, int k)
 
 /* ---- cuBLAS, the roof ---- */
 
-static const char *cublas_status_name(cublasStatus_t s)
-{
-    switch (s) {
-    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
-    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
-    default: return "another cuBLAS status";
-    }
-}
-
-static void cublas_check(cublasStatus_t s, const char *call)
-{
-    if (s != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "sgemm_cublas: %s failed: %s (%d)\n", call, cublas_status_name(s), (int)s);
-        exit(1);
-    }
-}
-
-/* One handle for the process, created at the first call (that takes a while:
- * time the calls after it). Pedantic math: FP32 on the CUDA cores, the same
- * arithmetic as the lab's kernels; the default mode gives the same on this
- * GPU, and CUBLAS_TF32_TENSOR_OP_MATH would round the inputs to TF32 on the
- * tensor cores, which is another computation (README.md). */
+/* cuBLAS SGEMM in FP32 (common/gl_cublas.cu): pedantic math, FP32 on the
+ * CUDA cores, the same arithmetic as the lab's kernels; the default mode gives
+ * the same on this GPU, and CUBLAS_TF32_TENSOR_OP_MATH would round the inputs
+ * to TF32 on the tensor cores, which is another computation (README.md). */
 void sgemm_cublas(float *c, const float *a, const float *b, int m, int n, int k)
 {
-    static cublasHandle_t handle;
-    static int ready;
-    const float one = 1.0f, zero = 0.0f;
-
-    if (m <= 0 || n <= 0)
-        return;
-    if (k == 0) { /* C = 0; cuBLAS would need a leading dimension of at least 1 */
-        cudaMemsetAsync(c, 0, (size_t)m * n * sizeof(float), 0);
-        return;
-    }
-    if (!ready) {
-        cublas_check(cublasCreate(&handle), "cublasCreate");
-        cublas_check(cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
-        ready = 1;
-    }
-    /* cuBLAS is column-major: a row-major m x n C is a column-major n x m C^T,
-     * and C^T = B^T A^T, with B^T (n x k) and A^T (k x m) the row-major B and
-     * A read column-major. So: n x m = (n x k)(k x m). */
-    cublas_check(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero,
-                             c, n),
-                 "cublasSgemm");
+    gl_sgemm_cublas(c, a, b, m, n, k);
 }
