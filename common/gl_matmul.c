@@ -3,6 +3,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* gamma_k (Higham 3.1) for k products, plus one rounding of the reference
@@ -14,14 +15,26 @@ static float fp32_bound(int k, double abs_sum)
     return (float)(g * abs_sum * (1.0 + 4.0 * u)) + FLT_MIN;
 }
 
+static void out_of_memory(void)
+{
+    fprintf(stderr, "not enough host memory for the CPU reference of the matrix product\n");
+    exit(1);
+}
+
+static void *alloc(size_t bytes)
+{
+    void *p = malloc(bytes > 0 ? bytes : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
 void gl_matmul_ref(const float *a, const float *b, int m, int n, int k, float *c, float *bound)
 {
-    double *sum = malloc((size_t)(n > 0 ? n : 1) * sizeof *sum);
-    double *abs_sum = malloc((size_t)(n > 0 ? n : 1) * sizeof *abs_sum);
+    double *sum = alloc((size_t)(n > 0 ? n : 0) * sizeof *sum);
+    double *abs_sum = alloc((size_t)(n > 0 ? n : 0) * sizeof *abs_sum);
     int r, i, j;
 
-    if (!sum || !abs_sum)
-        abort();
     for (r = 0; r < m; r++) {
         for (j = 0; j < n; j++)
             sum[j] = abs_sum[j] = 0.0;
@@ -57,4 +70,52 @@ float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, in
     if (bound)
         *bound = fp32_bound(k, abs_sum);
     return (float)sum;
+}
+
+size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, int n, int k,
+                       size_t full, int random, gl_rng *rng, gl_cmp *cmp)
+{
+    size_t count = (size_t)m * n, samples, s, wrong;
+    size_t *where;
+    float *ref, *bound, *picked;
+
+    if (count <= full) {
+        ref = alloc(count * sizeof *ref);
+        bound = alloc(count * sizeof *bound);
+        gl_matmul_ref(a, b, m, n, k, ref, bound);
+        wrong = gl_compare_float_bound(ref, got, bound, count, cmp);
+        free(ref);
+        free(bound);
+        return wrong;
+    }
+    samples = 2 * (size_t)n + 2 * (size_t)m + (size_t)random;
+    where = alloc(samples * sizeof *where);
+    ref = alloc(samples * sizeof *ref);
+    bound = alloc(samples * sizeof *bound);
+    picked = alloc(samples * sizeof *picked);
+    for (s = 0; s < samples; s++) {
+        size_t i = s;
+        int row, col;
+        if (i < 2 * (size_t)n) { /* the first and the last row */
+            row = i < (size_t)n ? 0 : m - 1;
+            col = (int)(i % n);
+        } else if ((i -= 2 * (size_t)n) < 2 * (size_t)m) { /* the first and the last column */
+            row = (int)(i % m);
+            col = i < (size_t)m ? 0 : n - 1;
+        } else {
+            row = (int)gl_rng_range(rng, 0, m - 1);
+            col = (int)gl_rng_range(rng, 0, n - 1);
+        }
+        where[s] = (size_t)row * n + col;
+        ref[s] = gl_matmul_ref_at(a, b, n, k, row, col, &bound[s]);
+        picked[s] = got[where[s]];
+    }
+    wrong = gl_compare_float_bound(ref, picked, bound, samples, cmp);
+    for (s = 0; s < (size_t)cmp->shown; s++) /* indices into C */
+        cmp->diff[s].index = where[cmp->diff[s].index];
+    free(where);
+    free(ref);
+    free(bound);
+    free(picked);
+    return wrong;
 }

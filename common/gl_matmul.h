@@ -14,6 +14,7 @@
 #define GL_MATMUL_H
 
 #include "gl_compare.h"
+#include "gl_random.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,14 @@ void gl_matmul_ref(const float *a, const float *b, int m, int n, int k, float *c
 /* One element (row, col) of the same reference; *bound gets its bound. */
 float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, int col,
                        float *bound);
+
+/* Compares got (C, m x n) with the reference within each element's bound:
+ * every element when m * n <= full, else C's first and last rows, its first
+ * and last columns (where tiles end) and `random` elements drawn from rng
+ * (the CPU reference of a whole 4096^3 product takes minutes). Returns the
+ * number wrong; cmp's indices are indices into C. */
+size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, int n, int k,
+                       size_t full, int random, gl_rng *rng, gl_cmp *cmp);
 
 #ifdef __cplusplus
 }

@@ -62,7 +62,8 @@ typedef void (*sgemm_fn)(float *c, const float *a, const float *b, int m, int n,
 
 #define PERF_DIM 4096          /* the performance tests' m = n = k */
 #define FULL_CHECK (1 << 20)   /* every element of C up to this m * n; a sample above */
-#define SAMPLE_RANDOM 4096     /* the sample: C's last row and column, and this many more */
+#define SAMPLE_RANDOM 4096     /* the sample: C's first and last rows and columns, and
+                                  this many more (gl_matmul_check) */
 
 /* ---- inputs, reference, checks ---- */
 
@@ -107,53 +108,6 @@ static float *random_matrix(gl_rng *rng, size_t count)
     float *h = gl_malloc(count * sizeof(float));
     gl_fill_float(rng, h, count, -1.0f, 1.0f);
     return h;
-}
-
-/* Compares C with the reference: every element when m * n <= FULL_CHECK,
- * else its last row, its last column and SAMPLE_RANDOM random elements.
- * Returns the number wrong; cmp says which (indices into C). */
-static size_t compare_c(const float *h_a, const float *h_b, const float *h_c, int m, int n, int k,
-                        gl_rng *rng, gl_cmp *cmp)
-{
-    size_t count = (size_t)m * n, wrong;
-    if (count <= FULL_CHECK) {
-        float *ref = gl_malloc(count * sizeof(float)), *bound = gl_malloc(count * sizeof(float));
-        gl_matmul_ref(h_a, h_b, m, n, k, ref, bound);
-        wrong = gl_compare_float_bound(ref, h_c, bound, count, cmp);
-        free(ref);
-        free(bound);
-        return wrong;
-    }
-    {
-        size_t samples = (size_t)m + n + SAMPLE_RANDOM, s;
-        size_t *where = gl_malloc(samples * sizeof(size_t));
-        float *ref = gl_malloc(samples * sizeof(float)), *bound = gl_malloc(samples * sizeof(float));
-        float *got = gl_malloc(samples * sizeof(float));
-        for (s = 0; s < samples; s++) {
-            int row, col;
-            if (s < (size_t)n) { /* the last row */
-                row = m - 1;
-                col = (int)s;
-            } else if (s < (size_t)n + m) { /* the last column */
-                row = (int)(s - n);
-                col = n - 1;
-            } else {
-                row = (int)gl_rng_range(rng, 0, m - 1);
-                col = (int)gl_rng_range(rng, 0, n - 1);
-            }
-            where[s] = (size_t)row * n + col;
-            ref[s] = gl_matmul_ref_at(h_a, h_b, n, k, row, col, &bound[s]);
-            got[s] = h_c[where[s]];
-        }
-        wrong = gl_compare_float_bound(ref, got, bound, samples, cmp);
-        for (s = 0; s < (size_t)cmp->shown; s++) /* report indices into C */
-            cmp->diff[s].index = where[cmp->diff[s].index];
-        free(where);
-        free(ref);
-        free(bound);
-        free(got);
-        return wrong;
-    }
 }
 
 /* Runs launcher once on m x n x k, with a, b and c that many floats past a
@@ -208,7 +162,8 @@ static const char *run_and_check(sgemm_fn fn, const char *launcher, int m, int n
                 snprintf(why, sizeof why, "wrote c[%d], before C's first element: only C's "
                          "m * n elements are written", i - c_off);
         }
-        if (!why[0] && compare_c(h_a + a_off, h_b + b_off, h_c + c_off, m, n, k, &rng, &cmp)) {
+        if (!why[0] && gl_matmul_check(h_a + a_off, h_b + b_off, h_c + c_off, m, n, k, FULL_CHECK,
+                                        SAMPLE_RANDOM, &rng, &cmp)) {
             char d[1024];
             gl_cmp_describe(&cmp, "C", gl_index_2d, &n, d, sizeof d);
             snprintf(why, sizeof why, "%s. %s", d, hint(launcher, &cmp));
@@ -602,8 +557,8 @@ static void perf_end(perf_setup *p)
 }
 
 /* The median time of a launcher at PERF_DIM^3 (given: the lab's own), whose
- * C after the timed runs must be right (checked on a sample: C's last row
- * and column and SAMPLE_RANDOM random elements). */
+ * C after the timed runs must be right (checked on a sample: C's first and
+ * last rows and columns and SAMPLE_RANDOM random elements). */
 static double time_ms(perf_setup *p, const char *launcher, int given)
 {
     job j = {(sgemm_fn)(given ? gl_baseline_fn(launcher) : gl_submission_fn(launcher)),
@@ -614,7 +569,8 @@ static double time_ms(perf_setup *p, const char *launcher, int given)
     gl_buf_poison(&p->c);
     ms = gl_time_ms(run_job, &j, gl_timing_default());
     gl_buf_download(&p->c, p->h_c);
-    if (compare_c(p->h_a, p->h_b, p->h_c, p->dim, p->dim, p->dim, &p->rng, &cmp)) {
+    if (gl_matmul_check(p->h_a, p->h_b, p->h_c, p->dim, p->dim, p->dim, FULL_CHECK, SAMPLE_RANDOM,
+                        &p->rng, &cmp)) {
         if (given)
             gl_check_fail("grader: the given %s is wrong at %d^3 (%zu of the sampled elements "
                           "of C)", launcher, p->dim, cmp.wrong);

@@ -15,7 +15,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define NVARIANTS 7 /* naive, tiled, 1d, 2d, vectorized, prefetch, cuBLAS (timed first) */
 #define CUBLAS 6
@@ -35,65 +34,6 @@ static void run(void *arg)
 {
     job *j = arg;
     j->fn(j->c, j->a, j->b, j->dim, j->dim, j->dim);
-}
-
-/* Compares C with the CPU reference (double, with each element's FP32 error
- * bound): every element when dim^2 <= FULL_CHECK, else C's last row, its last
- * column and SAMPLE_RANDOM random elements. Returns the number wrong; cmp
- * says which, as indices into C. */
-static size_t check_c(const float *h_a, const float *h_b, const float *h_c, int dim, gl_rng *rng,
-                      gl_cmp *cmp)
-{
-    size_t count = (size_t)dim * dim, samples, s, wrong;
-    size_t *where;
-    float *ref, *bound, *got;
-
-    if (count <= FULL_CHECK) {
-        ref = malloc(count * sizeof *ref);
-        bound = malloc(count * sizeof *bound);
-        if (!ref || !bound) {
-            fprintf(stderr, "demo: not enough host memory for the reference\n");
-            exit(1);
-        }
-        gl_matmul_ref(h_a, h_b, dim, dim, dim, ref, bound);
-        wrong = gl_compare_float_bound(ref, h_c, bound, count, cmp);
-        free(ref);
-        free(bound);
-        return wrong;
-    }
-    samples = 2 * (size_t)dim + SAMPLE_RANDOM;
-    where = malloc(samples * sizeof *where);
-    ref = malloc(samples * sizeof *ref);
-    bound = malloc(samples * sizeof *bound);
-    got = malloc(samples * sizeof *got);
-    if (!where || !ref || !bound || !got) {
-        fprintf(stderr, "demo: not enough host memory for the reference\n");
-        exit(1);
-    }
-    for (s = 0; s < samples; s++) {
-        int row, col;
-        if (s < (size_t)dim) { /* the last row */
-            row = dim - 1;
-            col = (int)s;
-        } else if (s < 2 * (size_t)dim) { /* the last column */
-            row = (int)(s - dim);
-            col = dim - 1;
-        } else {
-            row = (int)gl_rng_range(rng, 0, dim - 1);
-            col = (int)gl_rng_range(rng, 0, dim - 1);
-        }
-        where[s] = (size_t)row * dim + col;
-        ref[s] = gl_matmul_ref_at(h_a, h_b, dim, dim, row, col, &bound[s]);
-        got[s] = h_c[where[s]];
-    }
-    wrong = gl_compare_float_bound(ref, got, bound, samples, cmp);
-    for (s = 0; s < (size_t)cmp->shown; s++)
-        cmp->diff[s].index = where[cmp->diff[s].index];
-    free(where);
-    free(ref);
-    free(bound);
-    free(got);
-    return wrong;
 }
 
 int main(int argc, char **argv)
@@ -131,8 +71,8 @@ int main(int argc, char **argv)
     gl_table_note(table, "kernels", "1d to prefetch are this build's sgemm.cu: yours under make "
                   "run, the reference under make demo; cuBLAS is cublasSgemm with "
                   "CUBLAS_PEDANTIC_MATH (FP32 on the CUDA cores, no TF32)");
-    gl_table_note(table, "check", "every element of C up to 2^20 elements, else its last row, "
-                  "its last column and %d random elements, against the CPU in double with "
+    gl_table_note(table, "check", "every element of C up to 2^20 elements, else its first and "
+                  "last rows and columns and %d random elements, against the CPU in double with "
                   "each element's FP32 error bound (the CPU takes minutes for all of a 4096^3 "
                   "product)", SAMPLE_RANDOM);
     gl_table_note(table, "timing", "median of 21 runs, L2 flushed before each; "
@@ -176,7 +116,8 @@ int main(int argc, char **argv)
             gl_buf_download(&c, h_c);
             if (gl_buf_check_guards(&c, &guards)) {
                 gl_guard_describe(&guards, c.bytes, sizeof(float), "C", why, sizeof why);
-            } else if (check_c(h_a, h_b, h_c, dim, &rng, &cmp)) {
+            } else if (gl_matmul_check(h_a, h_b, h_c, dim, dim, dim, FULL_CHECK, SAMPLE_RANDOM, &rng,
+                                       &cmp)) {
                 gl_cmp_describe(&cmp, "C", gl_index_2d, &dim, why, sizeof why);
             } else {
                 ms[v] = gl_time_ms(run, &j, gl_timing_default());

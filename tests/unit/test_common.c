@@ -341,6 +341,12 @@ START_TEST(matmul_bound_accepts_fp32_orders_and_rejects_a_dropped_product)
     ck_assert_uint_eq(gl_compare_float_bound(ref, fwd, bound, M * N, &cmp), 0);
     ck_assert_uint_eq(gl_compare_float_bound(ref, rev, bound, M * N, &cmp), 0);
     ck_assert_uint_gt(gl_compare_float_bound(ref, dropped, bound, M * N, &cmp), M * N * 9 / 10);
+    /* the sampled check: the edges and random elements, indices into C */
+    ck_assert_uint_eq(gl_matmul_check(a, b, fwd, M, N, K, 0, 50, &r, &cmp), 0);
+    fwd[3 * N + N - 1] += 0.5f; /* in the last column */
+    ck_assert_uint_eq(gl_matmul_check(a, b, fwd, M, N, K, 0, 0, &r, &cmp), 1);
+    ck_assert_uint_eq(cmp.diff[0].index, 3 * N + N - 1);
+    ck_assert_uint_eq(gl_matmul_check(a, b, fwd, M, N, K, M * N, 0, &r, &cmp), 1);
 }
 END_TEST
 
