@@ -1,13 +1,17 @@
 # gpulabs: the one entry point. `make help` lists the targets.
 #
 # How a lab is built (labs/NN-slug/):
-#   demo.c + baselines.cu + slug.cu + common/  ->  build/labs/NN-slug/demo       (make run)
+#   demo.c + lab.c + baselines.cu + slug.cu + common/  ->  build/labs/NN-slug/demo  (make run)
 #   the same with solutions/NN-slug/slug.cu    ->  build/solutions/NN-slug/demo  (make demo)
+#   lab.c describes the lab once (launchers, inputs, reference, checks): the demo and the
+#   grader both use it.
 # How a lab is graded (make check SRC=dir):
-#   dir/NN-slug/slug.cu alone  ->  build/grade/<dir>/NN-slug/: submission.so, submission.ptx,
-#                                  build.log (compiler output with the ptxas report)
-#   tests/NN-slug.c + tests/grader/  ->  build/tests/NN-slug/runner, which runs each test in a
-#                                  forked process that loads submission.so
+#   dir/NN-slug/slug.cu, compiled alone with only the lab's header in sight
+#     (tools/compile-submission)  ->  build/grade/<dir>/NN-slug/: submission.so,
+#     submission.ptx, build.log (compiler output with the ptxas report), review.txt
+#   tests/NN-slug.c + lab.c + tests/grader/  ->  build/tests/NN-slug/runner: the judge. It
+#     never loads submission.so; build/tests/NN-slug/subject does, contained, and runs the
+#     student's launchers on memory the judge owns (tests/grader/judge.c, subject.c)
 #   tests/grader/report.c  ->  build/tools/gl-report: the total, results.json, check.xml
 
 .DEFAULT_GOAL := all
@@ -83,13 +87,19 @@ $(BUILD)/common/%.o: common/%.cu $(COMMON_HEADERS)
 
 # ---- the grader: runner (parent) and harness (test processes), shared by all labs ----
 GRADER_OBJS := $(BUILD)/tests/grader/runner.o $(BUILD)/tests/grader/harness.o \
-               $(BUILD)/tests/grader/profile.o $(BUILD)/tests/grader/inspect.o \
-               $(BUILD)/tests/grader/results.o
+               $(BUILD)/tests/grader/judge.o $(BUILD)/tests/grader/profile.o \
+               $(BUILD)/tests/grader/inspect.o $(BUILD)/tests/grader/results.o
+# the subject: the only program that loads a student's code (contained first)
+SUBJECT_OBJS := $(BUILD)/tests/grader/subject.o $(BUILD)/tests/grader/contain.o
 GRADER_HEADERS := $(wildcard tests/grader/*.h) $(COMMON_HEADERS)
 
 $(BUILD)/tests/grader/%.o: tests/grader/%.c $(GRADER_HEADERS)
 	@mkdir -p $(@D)
 	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/gl-review: tests/grader/review.c
+	@mkdir -p $(@D)
+	$(call say,LINK,$@) $(CC) $(KIT_CFLAGS) $< -o $@
 
 $(BUILD)/tools/gl-report: $(BUILD)/tests/grader/report.o $(BUILD)/tests/grader/results.o
 	@mkdir -p $(@D)
@@ -103,13 +113,17 @@ $(BUILD)/tools/info.o: tools/info.c $(COMMON_HEADERS)
 	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) -c $< -o $@
 
 # unit tests of common/ and of the grader's readers (no GPU needed)
-UNIT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c)) \
+UNIT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tests/unit/contain_probe.c,$(wildcard tests/unit/*.c))) \
              $(BUILD)/tests/grader/inspect.o $(BUILD)/tests/grader/results.o
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(GRADER_HEADERS)
 	@mkdir -p $(@D)
 	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -c $< -o $@
 $(BUILD)/tests/unit/unit: $(UNIT_OBJS) $(LIB)
 	$(call say,LINK,$@) $(CC) $^ $(CHECK_LIBS) $(CUDA_LIBS) -o $@
+# the subject's containment, tried in a child process (GRADING.md rule 2)
+$(BUILD)/tests/unit/contain_probe: tests/unit/contain_probe.c $(BUILD)/tests/grader/contain.o
+	@mkdir -p $(@D)
+	$(call say,LINK,$@) $(CC) $(KIT_CFLAGS) -Itests/grader $^ -lpthread -o $@
 
 # ---- grading: SRC is a copy of labs/ (labs, solutions, a submission anywhere) ----
 SRC ?= labs
@@ -120,13 +134,17 @@ CHECK_LABS := $(foreach l,$(LAB_SEL),$(if $(wildcard $(SRC)/$(l)/$(call slug,$(l
 
 # ---- per lab: $(1) = 08-transpose, $(2) = transpose ----
 define LAB_RULES
-$(BUILD)/labs/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/baselines.o \
-                         $(BUILD)/labs/$(1)/$(2).o $(LIB)
-	$$(call say,LINK,$$@) $(CC) $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
-$(BUILD)/solutions/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/baselines.o \
-                              $(BUILD)/solutions/$(1)/$(2).o $(LIB)
-	$$(call say,LINK,$$@) $(CC) $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
-$(BUILD)/labs/$(1)/demo.o: labs/$(1)/demo.c labs/$(1)/$(2).h $(COMMON_HEADERS)
+# a demo finds the lab's launchers by name (gl_exec): -rdynamic exports them
+$(BUILD)/labs/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/lab.o \
+                         $(BUILD)/labs/$(1)/baselines.o $(BUILD)/labs/$(1)/$(2).o $(LIB)
+	$$(call say,LINK,$$@) $(CC) -rdynamic $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
+$(BUILD)/solutions/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/lab.o \
+                              $(BUILD)/labs/$(1)/baselines.o $(BUILD)/solutions/$(1)/$(2).o $(LIB)
+	$$(call say,LINK,$$@) $(CC) -rdynamic $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
+$(BUILD)/labs/$(1)/demo.o: labs/$(1)/demo.c labs/$(1)/lab.h labs/$(1)/$(2).h $(COMMON_HEADERS)
+	@mkdir -p $$(@D)
+	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) -Ilabs/$(1) -c $$< -o $$@
+$(BUILD)/labs/$(1)/lab.o: labs/$(1)/lab.c labs/$(1)/lab.h labs/$(1)/$(2).h $(COMMON_HEADERS)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) -Ilabs/$(1) -c $$< -o $$@
 $(BUILD)/labs/$(1)/%.o: labs/$(1)/%.cu labs/$(1)/$(2).h
@@ -136,12 +154,16 @@ $(BUILD)/solutions/$(1)/$(2).o: solutions/$(1)/$(2).cu labs/$(1)/$(2).h
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -c $$< -o $$@
 
-# the grader: the lab's suite, and the given baselines built from the kit's own copy
-$(BUILD)/tests/$(1)/runner: $(BUILD)/tests/$(1)/suite.o $(GRADER_OBJS) $(LIB) \
-                            $(BUILD)/tests/$(1)/baselines.so
-	$$(call say,LINK,$$@) $(CC) $(BUILD)/tests/$(1)/suite.o $(GRADER_OBJS) $(LIB) \
-	    $(CHECK_LIBS) $(CUDA_LIBS) -o $$@
-$(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/$(2).h $(GRADER_HEADERS)
+# the grader: the judge (the lab's suite and description), the subject (the description's
+# launcher table; it exports the CUDA calls it records: -rdynamic), and the given baselines
+# built from the kit's own copy
+$(BUILD)/tests/$(1)/runner: $(BUILD)/tests/$(1)/suite.o $(BUILD)/labs/$(1)/lab.o $(GRADER_OBJS) \
+                            $(LIB) $(BUILD)/tests/$(1)/baselines.so $(BUILD)/tests/$(1)/subject
+	$$(call say,LINK,$$@) $(CC) $(BUILD)/tests/$(1)/suite.o $(BUILD)/labs/$(1)/lab.o \
+	    $(GRADER_OBJS) $(LIB) $(CHECK_LIBS) $(CUDA_LIBS) -o $$@
+$(BUILD)/tests/$(1)/subject: $(SUBJECT_OBJS) $(BUILD)/labs/$(1)/lab.o $(LIB)
+	$$(call say,LINK,$$@) $(CC) -rdynamic -Wl,-z,now $$^ $(CUDA_LIBS) -o $$@
+$(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/lab.h labs/$(1)/$(2).h $(GRADER_HEADERS)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -Ilabs/$(1) -c $$< -o $$@
 $(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h \
@@ -177,13 +199,13 @@ WRONG_SEL := $(filter $(foreach l,$(LAB_SEL),tests/wrong/$(l)/%),$(WRONG)) # LAB
 # tests/wrong/08-transpose/NAME.patch -> build/wrong/08-transpose/NAME/08-transpose/transpose.cu
 wrong_lab = $(notdir $(patsubst %/,%,$(dir $(1))))
 wrong_src = $(BUILD)/wrong/$(call wrong_lab,$(1))/$(basename $(notdir $(1)))/$(call wrong_lab,$(1))/$(call slug,$(call wrong_lab,$(1))).cu
-TOOLS := $(BUILD)/tools/gl-report $(BUILD)/tools/gl-info
+TOOLS := $(BUILD)/tools/gl-report $(BUILD)/tools/gl-info $(BUILD)/tools/gl-review
 
 # ---- targets ----
 .PHONY: all help info run demo check test test-unit test-solutions test-labs test-wrong \
         deps slides plots figures clean need-check lab-arg
 
-all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit ## build every lab, solution, test and tool into build/
+all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe ## build every lab, solution, test and tool into build/
 
 help: ## list the targets
 	@echo "gpulabs: a lab kit for a GPU programming course. Targets:"
@@ -225,6 +247,7 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $
 	  $(SRC)/$(firstword $(LAB_SEL))/$(call slug,$(firstword $(LAB_SEL))).cu)"; exit 2; fi
 	@for l in $(CHECK_LABS); do rm -f $(GRADE)/$$l.results; \
 	  $(BUILD)/tests/$$l/runner --dir $(GRADE)/$$l --baseline $(BUILD)/tests/$$l/baselines.so \
+	    --subject $(BUILD)/tests/$$l/subject $(if $(ALLOW_UNISOLATED),--allow-unisolated) \
 	    --results $(GRADE)/$$l.results --src $(SRC) $(if $(KIND),--kind $(KIND)) \
 	    $(if $(ONLY),--only "$(ONLY)") $(if $(QUIET),--quiet); done; \
 	$(BUILD)/tools/gl-report --out $(GRADE) $(if $(EXPECT),--expect $(EXPECT) --caught "$(ONLY)") \
@@ -237,9 +260,11 @@ test: lab-arg all ## the kit's own tests: unit tests, solutions pass, starting f
 	@$(MAKE) --no-print-directory test-wrong
 	@echo "make test: all passed (tests that need a GPU or Nsight Compute are SKIP where there is none)"
 
-test-unit: $(BUILD)/tests/unit/unit
+test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe
 	@echo "== unit tests of common/ and the grader =="
 	@$(BUILD)/tests/unit/unit
+	@echo "== the subject's containment =="
+	@$(BUILD)/tests/unit/contain_probe
 
 test-solutions:
 	@echo "== the reference solutions pass =="

@@ -25,6 +25,15 @@ void gl_guard_fill(unsigned char *guard, size_t n, unsigned salt)
         guard[i] = gl_guard_byte(salt, i);
 }
 
+static gl_dev_alloc dev_alloc;
+static gl_dev_free dev_free;
+
+void gl_buf_set_allocator(gl_dev_alloc alloc, gl_dev_free release)
+{
+    dev_alloc = alloc;
+    dev_free = release;
+}
+
 gl_buf gl_buf_alloc(size_t bytes, size_t guard)
 {
     static unsigned next_salt = 0x2545f491u;
@@ -39,7 +48,10 @@ gl_buf gl_buf_alloc(size_t bytes, size_t guard)
     next_salt += 2; /* every buffer's guards differ from every other's */
     if (!(h = malloc(guard)))
         gl_fail("out of host memory for a %zu-byte guard", guard);
-    GL_CUDA(cudaMalloc((void **)&b.base, bytes + 2 * guard));
+    if (dev_alloc)
+        b.base = dev_alloc(bytes + 2 * guard);
+    else
+        GL_CUDA(cudaMalloc((void **)&b.base, bytes + 2 * guard));
     gl_guard_fill(h, guard, b.salt);
     GL_CUDA(cudaMemcpy(b.base, h, guard, cudaMemcpyHostToDevice));
     gl_guard_fill(h, guard, b.salt + 1);
@@ -51,7 +63,9 @@ gl_buf gl_buf_alloc(size_t bytes, size_t guard)
 
 void gl_buf_free(gl_buf *b)
 {
-    if (b->base)
+    if (b->base && dev_free)
+        dev_free(b->base);
+    else if (b->base)
         GL_CUDA(cudaFree(b->base));
     memset(b, 0, sizeof *b);
 }

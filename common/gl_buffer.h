@@ -34,6 +34,12 @@ typedef struct {
     size_t last_after;          /* offset past the payload's end of the highest change */
 } gl_guard_report;
 
+/* Where buffers come from: cudaMalloc by default; the grader's judge hands
+ * out pieces of the memory it shares with the subject process. */
+typedef void *(*gl_dev_alloc)(size_t bytes);
+typedef void (*gl_dev_free)(void *p);
+void gl_buf_set_allocator(gl_dev_alloc alloc, gl_dev_free release);
+
 /* guard: bytes on each side, rounded up to GL_GUARD_ALIGN (0 gives 4096). */
 gl_buf gl_buf_alloc(size_t bytes, size_t guard);
 void gl_buf_free(gl_buf *b);

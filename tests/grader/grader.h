@@ -1,20 +1,22 @@
 /* grader.h: what a lab's Check suite (tests/NN-slug.c) uses.
  *
  * A suite defines GL_LAB (its name, the student's file, a function that adds
- * its tests) and writes each test with GL_TEST:
+ * its tests) and writes each test with GL_TEST, its metadata beside it:
  *
  *   GL_TEST(tiled_33x31) { check_transpose("transpose_tiled", 33, 31); }
  *   ...
  *   static void add_tests(void) {
  *       GL_ADD(tiled_33x31, GL_CORRECTNESS, 2, 30, "tiled, 33 x 31");  // points, timeout (s)
  *   }
- *   const gl_lab GL_LAB = {"08-transpose", "transpose.cu", add_tests, run_once};
+ *   const gl_lab GL_LAB = {"08-transpose", "transpose.cu", add_tests, run_once, probe, 1024};
  *
- * The runner (runner.c) runs every test in its own forked process (Check's
- * fork mode) with a timeout. The parent never touches CUDA, and never runs
- * the student's code: the submission is a shared library that only the test
- * processes load (gl_submission_fn). A test passes only if it reaches its
- * end; a test that cannot run here calls gl_skip with the reason. */
+ * The runner (runner.c) is the judge: it runs the suite in Check's no-fork
+ * mode and never loads the student's code. The lab's launchers are called by
+ * name through its description (labs/NN-slug/lab.c, gl_exec.h): a given one
+ * runs in the judge, a student's one in the subject process (subject.c),
+ * on memory the judge owns (gl_buf_alloc hands out pieces of a pool the
+ * subject maps). A test passes only if it reaches its end; a test that
+ * cannot run here calls gl_skip with the reason. */
 #ifndef GL_GRADER_H
 #define GL_GRADER_H
 
@@ -22,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gl_exec.h"
 #include "gl_random.h"
 
 typedef enum { GL_CORRECTNESS, GL_TECHNIQUE, GL_PERFORMANCE, GL_PROFILE, GL_NKINDS } gl_kind;
@@ -39,6 +42,12 @@ typedef struct {
      * and checks its result. Returns "" if it was right, "usage: ..." if
      * argv is not understood, else why not. */
     const char *(*run_once)(int argc, char **argv);
+    /* Runs one launcher once on a small problem (the technique tests need to
+     * see which kernels it launches when no other test ran it). */
+    void (*probe)(const char *launcher);
+    /* The GPU memory the lab's largest test needs, in MiB: the judge's pool
+     * (at most half of the device's free memory). */
+    int pool_mib;
 } gl_lab;
 
 extern const gl_lab GL_LAB;
@@ -89,20 +98,60 @@ void gl_skip(const char *fmt, ...)
 /* A random stream for this test: the run's seed (SEED=) and the test's id. */
 void gl_test_rng(gl_rng *rng);
 
-/* A function of the student's compiled file, loaded in the test process.
- * Fails the test (naming the function) if the file did not compile or does
- * not define it. */
-void *gl_submission_fn(const char *name);
+/* What a test ended with (the runner reads it). */
+typedef struct {
+    int done;        /* reached its end */
+    int skipped;     /* gl_skip */
+    int preview;     /* judged without the evidence of a GPU run (no points) */
+    char note[512];  /* gl_test_note */
+    char skip[1024]; /* gl_skip's reason */
+} gl_test_state;
+const gl_test_state *gl_test_outcome(void);
 
-/* A function of the lab's own starting file (the given baselines: copy,
- * naive), so that a submission cannot slow down what it is measured against. */
-void *gl_baseline_fn(const char *name);
+/* The test's verdict is a preview: it read the starting file's kernel names
+ * because no GPU run showed which kernels the launchers launch. */
+void gl_test_preview(void);
 
-/* A launcher named on a --run command line: "given:NAME" is the lab's own
- * (gl_baseline_fn), any other NAME the student's (gl_submission_fn).
- * gl_launcher_name returns NAME without the prefix, to check it first. */
-const char *gl_launcher_name(const char *spec);
-void *gl_launcher_fn(const char *spec);
+/* Is there a GPU the judge can use? */
+int gl_have_gpu(void);
+
+/* ---- the judge's clock (judge.c) ----
+ * A timed launcher is called `calls` times per round, each call on its own
+ * inputs and outputs (distinct buffers, together larger than the L2); the
+ * time of a round is the judge's wall clock from the first call until the
+ * process that ran them has synchronised its whole device (work on any
+ * stream counts). prepare (untimed) gives each round fresh inputs and
+ * poisoned outputs; verify (untimed) checks every output of the round and
+ * fails the test if one is wrong. One warm-up round, then the median. */
+typedef struct {
+    int calls, rounds;
+    void (*prepare)(void *ctx, int round);
+    void (*call)(void *ctx, int i);
+    void (*verify)(void *ctx, int round);
+} gl_timed;
+
+/* Milliseconds per call of a student's launcher. */
+double gl_time_student(const gl_timed *t, void *ctx);
+/* The same for the kit's own launchers (GL_GIVEN), run in the judge with no
+ * subject alive: a submission cannot slow down what it is compared with. */
+double gl_time_baseline(const gl_timed *t, void *ctx);
+
+/* The size of the judge's pool in MiB (GL_LAB.pool_mib, or less on a GPU
+ * with less free memory): a suite chooses its largest sizes by it. */
+int gl_pool_mib(void);
+
+/* The next call runs behind the kit's 300 ms delayed copy (gl_expect_queued). */
+void gl_next_call_delayed(void *dst, const void *src, size_t bytes, double ms);
+double gl_last_launcher_ms(void);
+
+/* The kernels (device names) a launcher launched in the calls so far that
+ * carried a tenth of its threads or more. */
+int gl_launched_kernels(const char *launcher, char (*names)[224], int max);
+
+/* The kernels a technique test judges: with a GPU, those the launcher
+ * actually launched (GL_LAB.probe runs it once if no test did yet); without
+ * one, the kernel the starting file names, and the verdict is a preview. */
+int gl_technique_kernels(const char *launcher, const char *named, char (*names)[224], int max);
 
 /* Path of a build artifact of the student's file: "ptx" (nvcc -ptx) or
  * "log" (the compiler's output, with the ptxas -v resource report). */
@@ -130,13 +179,6 @@ void *gl_malloc(size_t bytes);
 /* Reads a whole text file; NULL if it cannot. Free with free(). */
 char *gl_read_file(const char *path);
 
-/* In --run: the status line the profile test reads ("ok" or why not). */
-void gl_run_status(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
 /* The launcher only enqueues its work on the default stream and returns.
  * gl_expect_queued runs launch(ctx) once to warm up; then it poisons output,
  * enqueues a kernel that waits 300 ms before it copies in_bytes from staged
@@ -155,10 +197,11 @@ typedef struct {
 void gl_expect_queued(const char *launcher, void (*launch)(void *ctx), int (*right)(void *ctx),
                       void *ctx, const gl_queue_buffers *b);
 
-/* Runs GL_LAB.run_once(args) under Nsight Compute and sums each of the
- * metrics over every kernel it launched into values[]. Skips the test when
- * Nsight Compute is missing or may not read the counters; fails it when the
- * profiled run went wrong. */
+/* Runs GL_LAB.run_once(args) in a subject under Nsight Compute and sums each
+ * of the metrics over every kernel it launched into values[]. The runner
+ * gathers every profile test's runs of a lab into one Nsight Compute session
+ * (profile.c). Skips the test when Nsight Compute is missing or may not read
+ * the counters; fails it when the profiled run went wrong. */
 void gl_profile(const char *const *metrics, int nmetrics, double *values,
                 const char *const *run_args);
 

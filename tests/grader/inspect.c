@@ -385,8 +385,13 @@ static double number(const char *s)
 
 int gl_ncu_sum(const char *csv, const char *metric, double *sum)
 {
+    return gl_ncu_sum_ids(csv, metric, 0, -1, sum);
+}
+
+int gl_ncu_sum_ids(const char *csv, const char *metric, long first, long end, double *sum)
+{
     char *copy = strdup(csv), *line, *save = NULL, *field[64];
-    int name_col = -1, value_col = -1, kernels = 0;
+    int name_col = -1, value_col = -1, id_col = -1, kernels = 0;
     *sum = 0.0;
     if (!copy)
         return 0;
@@ -404,11 +409,21 @@ int gl_ncu_sum(const char *csv, const char *metric, double *sum)
                     name_col = i;
                 else if (!strcmp(field[i], "Metric Value"))
                     value_col = i;
+                else if (!strcmp(field[i], "ID"))
+                    id_col = i;
             }
             continue;
         }
         if (value_col < 0 || name_col >= n || value_col >= n)
             continue;
+        if (end >= 0) { /* only the kernels [first, end) of the process */
+            long id;
+            if (id_col < 0 || id_col >= n)
+                continue;
+            id = strtol(field[id_col], NULL, 10);
+            if (id < first || id >= end)
+                continue;
+        }
         if (!strcmp(field[name_col], metric)) {
             *sum += number(field[value_col]);
             kernels++;
@@ -417,4 +432,3 @@ int gl_ncu_sum(const char *csv, const char *metric, double *sum)
     free(copy);
     return kernels;
 }
-

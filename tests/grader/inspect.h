@@ -65,5 +65,8 @@ int gl_ptxas_usage_of(const char *report, const char *kernel, gl_ptxas_usage *u)
 /* Sums the values of metric over every kernel in Nsight Compute's --csv
  * output. Returns the number of kernels that reported it (0: none). */
 int gl_ncu_sum(const char *csv, const char *metric, double *sum);
+/* The same over the kernels whose ID (their order in the process, from 0)
+ * is in [first, end); end < 0: all of them. */
+int gl_ncu_sum_ids(const char *csv, const char *metric, long first, long end, double *sum);
 
 #endif

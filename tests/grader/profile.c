@@ -1,39 +1,147 @@
-/* profile.c: running the submission under Nsight Compute, for the profile
- * tests (inspect.c reads what it reports). */
+/* profile.c: the profile tests' counters, from one Nsight Compute session
+ * per lab.
+ *
+ * The runner runs a lab's profile tests twice. In the first pass each
+ * gl_profile call only names its run (a launcher and its sizes, the
+ * metrics) and ends the test. gl_profile_session then starts a subject under
+ * Nsight Compute with every metric any run asked for, performs each run
+ * through GL_LAB.run_once (the judge checks its output, as in any test) and
+ * notes which of the subject's kernel launches belong to which run. Nsight
+ * Compute writes its CSV itself; the judge reads it. In the second pass each
+ * gl_profile call returns its run's sums. */
 #define _GNU_SOURCE
+#include "profile.h"
+
 #include "grader.h"
 #include "inspect.h"
+#include "judge.h"
 
+#include "gl_check.h"
+
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-static char self_exe[4096];
+#define MAX_RUNS 32
+#define MAX_METRICS 32
 
-void gl_profile(const char *const *metrics, int nmetrics, double *values,
-                const char *const *run_args)
+typedef struct {
+    char key[512];          /* the run's arguments, joined by spaces */
+    char args[8][64];
+    int nargs;
+    unsigned long first, end; /* its kernels: launches [first, end) of the subject */
+    char error[1024];       /* the run went wrong */
+} run;
+
+static enum { OFF, PLAN, REPLAY } mode;
+static run runs[MAX_RUNS];
+static int nruns;
+static char metrics[MAX_METRICS][128];
+static int nmetrics;
+static char *csv;           /* Nsight Compute's output */
+static char session_skip[512];
+static char session_error[1024];
+
+static void join(const char *const *args, char *key, size_t len)
 {
-    const char *ncu = getenv("GL_NCU"), *dir = getenv("GL_DIR");
-    char log[4200], status_path[4200], list[2048] = "", *out, *status;
-    const char *argv[64];
-    int argc = 0, i, wstatus;
-    pid_t pid;
-    ssize_t n;
+    int i;
+    key[0] = '\0';
+    for (i = 0; args[i]; i++) {
+        strncat(key, i ? " " : "", len - strlen(key) - 1);
+        strncat(key, args[i], len - strlen(key) - 1);
+    }
+}
 
-    if (!ncu || !*ncu)
-        gl_skip("Nsight Compute (ncu) is not installed here");
-    n = readlink("/proc/self/exe", self_exe, sizeof self_exe - 1);
-    if (n <= 0)
-        gl_check_fail("grader: cannot find its own executable");
-    self_exe[n] = '\0';
-    snprintf(log, sizeof log, "%s/ncu-%d.csv", dir ? dir : "/tmp", (int)getpid());
-    snprintf(status_path, sizeof status_path, "%s/ncu-%d.status", dir ? dir : "/tmp",
-             (int)getpid());
+static run *find(const char *key)
+{
+    int i;
+    for (i = 0; i < nruns; i++)
+        if (!strcmp(runs[i].key, key))
+            return &runs[i];
+    return NULL;
+}
+
+void gl_profile_begin_plan(void)
+{
+    mode = PLAN;
+    nruns = nmetrics = 0;
+    free(csv);
+    csv = NULL;
+    session_skip[0] = session_error[0] = '\0';
+}
+
+void gl_profile(const char *const *metric, int n, double *values, const char *const *run_args)
+{
+    char key[512];
+    run *r;
+    int i, j;
+
+    join(run_args, key, sizeof key);
+    if (mode == PLAN) {
+        if (!find(key) && nruns < MAX_RUNS) {
+            r = &runs[nruns++];
+            memset(r, 0, sizeof *r);
+            snprintf(r->key, sizeof r->key, "%s", key);
+            for (i = 0; run_args[i] && i < 8; i++)
+                snprintf(r->args[r->nargs++], sizeof r->args[0], "%s", run_args[i]);
+        }
+        for (i = 0; i < n; i++) {
+            for (j = 0; j < nmetrics && strcmp(metrics[j], metric[i]); j++)
+                ;
+            if (j == nmetrics && nmetrics < MAX_METRICS)
+                snprintf(metrics[nmetrics++], sizeof metrics[0], "%s", metric[i]);
+        }
+        gl_skip("planned"); /* the runner runs this test again after the session */
+    }
+    if (session_skip[0])
+        gl_skip("%s", session_skip);
+    if (session_error[0])
+        gl_check_fail("%s", session_error);
+    if (!(r = find(key)))
+        gl_check_fail("grader bug: the profiled run '%s' was not planned", key);
+    if (r->error[0])
+        gl_check_fail("the profiled run went wrong, so its counters are not graded: %s",
+                      r->error);
+    for (i = 0; i < n; i++) {
+        if (!csv || gl_ncu_sum_ids(csv, metric[i], (long)r->first, (long)r->end, &values[i]) == 0)
+            gl_check_fail("Nsight Compute reported no %s for %s: no kernel ran, or this GPU "
+                          "does not have that counter",
+                          metric[i], run_args[0]);
+    }
+}
+
+/* A run's failure (gl_fail in the kit's checks) comes back here. */
+static jmp_buf run_failed;
+static char run_why[1024];
+
+static void catch_failure(const char *message)
+{
+    snprintf(run_why, sizeof run_why, "%s", message);
+    longjmp(run_failed, 1);
+}
+
+void gl_profile_session(const char *ncu)
+{
+    char dir[] = "/tmp/gpulabs-ncu-XXXXXX", log[64], list[MAX_METRICS * 130] = "";
+    const char *argv[16];
+    gl_fail_handler old;
+    volatile int i;
+    int argc = 0;
+
+    mode = REPLAY;
+    if (nruns == 0)
+        return;
+    if (!mkdtemp(dir)) {
+        snprintf(session_error, sizeof session_error, "grader: no temporary folder for Nsight "
+                 "Compute's output");
+        return;
+    }
+    snprintf(log, sizeof log, "%s/ncu.csv", dir);
     for (i = 0; i < nmetrics; i++) {
-        strncat(list, i ? "," : "", sizeof list - strlen(list) - 1);
-        strncat(list, metrics[i], sizeof list - strlen(list) - 1);
+        strcat(list, i ? "," : "");
+        strcat(list, metrics[i]);
     }
     argv[argc++] = ncu;
     argv[argc++] = "--csv";
@@ -43,45 +151,55 @@ void gl_profile(const char *const *metrics, int nmetrics, double *values,
     argv[argc++] = "none";
     argv[argc++] = "--metrics";
     argv[argc++] = list;
-    argv[argc++] = self_exe;
-    argv[argc++] = "--run";
-    for (i = 0; run_args[i] && argc < 62; i++)
-        argv[argc++] = run_args[i];
     argv[argc] = NULL;
+    gl_judge_wrap_subject(argv);
 
-    remove(status_path);
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
-        setenv("GL_RUN_STATUS", status_path, 1);
-        execv(ncu, (char *const *)argv);
-        _exit(127);
+    old = gl_set_fail_handler(catch_failure);
+    for (i = 0; i < nruns; i++) {
+        run *r = &runs[i];
+        const char *args[9];
+        int k;
+        for (k = 0; k < r->nargs; k++)
+            args[k] = r->args[k];
+        args[k] = NULL;
+        gl_judge_test_begin(300);
+        r->first = gl_judge_kernel_count();
+        if (setjmp(run_failed) == 0) {
+            const char *why = GL_LAB.run_once(r->nargs, (char **)args);
+            if (why && *why)
+                snprintf(r->error, sizeof r->error, "%s is not right yet (the correctness tests "
+                         "say what is wrong): %s", r->args[0], why);
+        } else {
+            snprintf(r->error, sizeof r->error, "%s", run_why);
+        }
+        r->end = gl_judge_kernel_count();
+        gl_judge_test_end(0);
     }
-    if (pid < 0 || waitpid(pid, &wstatus, 0) < 0)
-        gl_check_fail("grader: could not start Nsight Compute (%s)", ncu);
-    out = gl_read_file(log);
-    status = gl_read_file(status_path);
+    gl_set_fail_handler(old);
+    gl_judge_quit_and_wait(120.0);
+    gl_judge_wrap_subject(NULL);
+
+    csv = gl_read_file(log);
+    if (csv && getenv("GL_DIR")) { /* kept beside the build, for whoever wants to look */
+        char keep[4200];
+        FILE *f;
+        snprintf(keep, sizeof keep, "%s/ncu.csv", getenv("GL_DIR"));
+        if ((f = fopen(keep, "w"))) {
+            fputs(csv, f);
+            fclose(f);
+        }
+    }
     remove(log);
-    remove(status_path);
-    if (out && strstr(out, "ERR_NVGPUCTRPERM")) {
-        free(out);
-        gl_skip("Nsight Compute may not read the GPU's performance counters here "
-                "(ERR_NVGPUCTRPERM: an administrator can allow it, "
-                "https://developer.nvidia.com/ERR_NVGPUCTRPERM)");
-    }
-    if (!status) {
-        const char *err = out ? strstr(out, "==ERROR==") : NULL;
-        gl_check_fail("the profiled run (%s under Nsight Compute) did not finish: %.300s",
-                      run_args[0], err ? err : "no message (did it crash?)");
-    }
-    if (strcmp(status, "ok") != 0)
-        gl_check_fail("the profiled run went wrong, so its counters are not graded: %s", status);
-    for (i = 0; i < nmetrics; i++) {
-        if (!out || gl_ncu_sum(out, metrics[i], &values[i]) == 0)
-            gl_check_fail("Nsight Compute reported no %s for %s: no kernel ran, or this GPU "
-                          "does not have that counter (ncu said: %.300s)",
-                          metrics[i], run_args[0], out ? out : "nothing");
-    }
-    free(out);
-    free(status);
+    rmdir(dir);
+    if (csv && strstr(csv, "ERR_NVGPUCTRPERM"))
+        snprintf(session_skip, sizeof session_skip,
+                 "Nsight Compute may not read the GPU's performance counters here "
+                 "(ERR_NVGPUCTRPERM: an administrator can allow it, "
+                 "https://developer.nvidia.com/ERR_NVGPUCTRPERM)");
+    else if (!csv)
+        snprintf(session_error, sizeof session_error,
+                 "Nsight Compute wrote no report (did it start? %s)", ncu);
+    else if (strstr(csv, "==ERROR==") && !strstr(csv, "\"ID\""))
+        snprintf(session_error, sizeof session_error, "Nsight Compute failed: %.400s",
+                 strstr(csv, "==ERROR=="));
 }

@@ -1,20 +1,22 @@
-/* runner.c: the grader's parent process. One runner per lab: it runs each of
- * the lab's tests in a forked process of its own (Check's fork mode, with a
- * timeout), decides pass / fail / skip, prints the lab's scoreboard and
- * writes the results for the report (results.h).
+/* runner.c: the grader's judge for one lab and one submission. It runs
+ * the lab's Check suite in Check's no-fork mode, decides pass / fail / skip,
+ * prints the lab's scoreboard and writes the results for the report
+ * (results.h).
  *
- * The parent never initialises CUDA (CUDA does not survive fork) and never
- * loads the student's code: it probes for a GPU in a throwaway child, and
- * each test process loads the submission itself.
+ * It never loads the student's code: that runs in the subject process
+ * (subject.c), started and ended by judge.c, on memory this process owns.
+ * So every verdict and every results file comes from a process the
+ * submission cannot touch.
  *
- *   runner --dir DIR --baseline FILE --results FILE [--src LABEL]
- *          [--kind K,K] [--only ID,ID] [--quiet] [--list]
- *   runner --run ARGS...   (internal: one launcher once, for Nsight Compute)
+ *   runner --dir DIR --baseline FILE --subject FILE --results FILE [--src LABEL]
+ *          [--kind K,K] [--only ID,ID] [--quiet] [--allow-unisolated] [--list]
  *
- * DIR holds what the Makefile built from the student's file: submission.so,
- * submission.ptx, submission.ptxas and build.log. */
+ * DIR holds what tools/compile-submission built from the student's file:
+ * submission.so, submission.ptx, build.log, review.txt. */
 #define _GNU_SOURCE
 #include "grader.h"
+#include "judge.h"
+#include "profile.h"
 #include "results.h"
 
 #include "gl_check.h"
@@ -69,7 +71,7 @@ void gl_add(const TTest *test, const char *id, int kind, int points, int timeout
     ntests++;
 }
 
-/* ---- probes (no CUDA in this process) ---- */
+/* ---- what this machine offers ---- */
 
 typedef struct {
     int gpu;             /* a usable GPU was found */
@@ -78,48 +80,24 @@ typedef struct {
     char no_ncu[256];    /* why not */
 } machine;
 
-static void probe_gpu(machine *m)
-{
-    int fd[2], status;
-    pid_t pid;
-    char buf[512] = "";
-    ssize_t got = 0;
-    struct pollfd p;
+static machine m;
 
-    fflush(NULL);
-    if (pipe(fd) != 0 || (pid = fork()) < 0) {
-        snprintf(m->gpu_name, sizeof m->gpu_name, "the GPU probe could not start: %s",
-                 strerror(errno));
-        return;
-    }
-    if (pid == 0) { /* the throwaway child: the only CUDA this side of the tests */
-        gl_device_info info;
-        char why[256];
-        FILE *out;
-        close(fd[0]);
-        out = fdopen(fd[1], "w");
-        if (gl_device_query(&info, why, sizeof why) == 0)
-            fprintf(out, "1%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
-        else
-            fprintf(out, "0%s", why);
-        fclose(out);
-        _exit(0);
-    }
-    close(fd[1]);
-    p.fd = fd[0];
-    p.events = POLLIN;
-    if (poll(&p, 1, 60000) > 0)
-        got = read(fd[0], buf, sizeof buf - 1);
-    close(fd[0]);
-    if (got <= 0) {
-        kill(pid, SIGKILL);
-        snprintf(m->gpu_name, sizeof m->gpu_name, "the GPU probe did not answer within 60 s");
+int gl_have_gpu(void)
+{
+    return m.gpu;
+}
+
+static void probe_gpu(void)
+{
+    gl_device_info info;
+    char why[256];
+    if (gl_device_query(&info, why, sizeof why) == 0) {
+        m.gpu = 1;
+        snprintf(m.gpu_name, sizeof m.gpu_name, "%s (sm_%d%d)", info.name, info.cc_major,
+                 info.cc_minor);
     } else {
-        buf[got] = '\0';
-        m->gpu = buf[0] == '1';
-        snprintf(m->gpu_name, sizeof m->gpu_name, "%s", buf + 1);
+        snprintf(m.gpu_name, sizeof m.gpu_name, "%s", why);
     }
-    waitpid(pid, &status, 0);
 }
 
 static int executable(const char *path)
@@ -128,23 +106,23 @@ static int executable(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
-static void probe_ncu(machine *m)
+static void probe_ncu(void)
 {
     const char *env = getenv("NCU"), *path = getenv("PATH"), *cuda = getenv("CUDA_HOME");
     char cand[4096];
 
     if (env && *env) {
         if (executable(env))
-            snprintf(m->ncu, sizeof m->ncu, "%s", env);
+            snprintf(m.ncu, sizeof m.ncu, "%s", env);
         else
-            snprintf(m->no_ncu, sizeof m->no_ncu, "NCU=%s is not an executable", env);
+            snprintf(m.no_ncu, sizeof m.no_ncu, "NCU=%s is not an executable", env);
         return;
     }
     while (path && *path) {
         size_t n = strcspn(path, ":");
         snprintf(cand, sizeof cand, "%.*s/ncu", (int)n, path);
         if (n && executable(cand)) {
-            snprintf(m->ncu, sizeof m->ncu, "%s", cand);
+            snprintf(m.ncu, sizeof m.ncu, "%s", cand);
             return;
         }
         path += n + (path[n] == ':');
@@ -152,11 +130,11 @@ static void probe_ncu(machine *m)
     if (cuda && *cuda) {
         snprintf(cand, sizeof cand, "%s/bin/ncu", cuda);
         if (executable(cand)) {
-            snprintf(m->ncu, sizeof m->ncu, "%s", cand);
+            snprintf(m.ncu, sizeof m.ncu, "%s", cand);
             return;
         }
     }
-    snprintf(m->no_ncu, sizeof m->no_ncu,
+    snprintf(m.no_ncu, sizeof m.no_ncu,
              "Nsight Compute (ncu) is not installed here (not on PATH, not in CUDA_HOME/bin; "
              "NCU=/path/to/ncu names it)");
 }
@@ -170,103 +148,63 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int contains(const char *s, const char *what)
-{
-    return s && strstr(s, what) != NULL;
-}
 
-/* Check's own words for an error, said in the student's terms. */
+/* Check's own words for an error, said in the student's terms (a test body
+ * runs only the kit's code, so its errors are failures with a message). */
 static void explain_error(const char *msg, int timeout_s, char *out, size_t len)
 {
-    int sig, code;
-    const char *p;
-    if (contains(msg, "Test timeout expired")) {
-        snprintf(out, len,
-                 "did not finish within %d s and was stopped: a kernel that never ends (a loop "
-                 "whose exit test never holds, a __syncthreads() that some threads of a block "
-                 "never reach, a wait on another block), or host code that never returns",
-                 timeout_s);
-    } else if ((p = strstr(msg ? msg : "", "Received signal")) &&
-               sscanf(p, "Received signal %d", &sig) == 1) {
-        snprintf(out, len, "crashed: %s. %s", p,
-                 sig == SIGABRT ? "abort() or a failed assert() in host code raises it"
-                 : sig == SIGSEGV || sig == SIGBUS
-                     ? "Host code read or wrote memory it does not own: often a device "
-                       "pointer used on the host (the launchers get device pointers: only "
-                       "kernels may read them)"
-                 : sig == SIGFPE ? "An integer division by zero in host code?"
-                                 : "Something in the test process raised it");
-    } else if ((p = strstr(msg ? msg : "", "Early exit with return value")) &&
-               sscanf(p, "Early exit with return value %d", &code) == 1) {
-        snprintf(out, len,
-                 "the test process exited with status %d before the test ended: something "
-                 "called exit(%d). Launchers must return to their caller (CUDA errors are the "
-                 "caller's to check)",
-                 code, code);
-    } else {
-        snprintf(out, len, "%s", msg ? msg : "the test failed without a message");
-    }
+    (void)timeout_s;
+    snprintf(out, len, "%s", msg && *msg ? msg : "the test failed without a message");
 }
 
-static void run_test(const entry *e, const char *include_tags, const char *marker,
-                     gl_result *r)
+static void run_test(const entry *e, gl_result *r)
 {
     Suite *s = suite_create(GL_LAB.name);
     TCase *tc = tcase_create(e->id);
     SRunner *sr;
     TestResult **res;
-    char *mark;
+    const gl_test_state *st;
     double t0;
+    int rtype;
 
-    tcase_set_tags(tc, gl_kind_name(e->kind));
-    tcase_set_timeout(tc, e->timeout_s);
     tcase_add_test(tc, e->test);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_FORK); /* every test in its own process, whatever CK_FORK says */
-
-    remove(marker);
-    setenv("GL_MARKER", marker, 1);
-    fflush(NULL); /* a forked child must not write our buffered output again */
+    /* in this process: it runs only the kit's code; the student's runs in the subject */
+    srunner_set_fork_status(sr, CK_NOFORK);
+    gl_judge_test_begin(e->timeout_s);
+    fflush(NULL);
     t0 = now();
-    srunner_run_tagged(sr, NULL, NULL, include_tags, NULL, CK_SILENT);
+    srunner_run_all(sr, CK_SILENT);
     r->seconds = now() - t0;
-
-    if (srunner_ntests_run(sr) == 0) { /* not selected by the tags */
-        r->status = -1;
-        srunner_free(sr);
-        return;
-    }
     res = srunner_results(sr);
-    mark = gl_read_file(marker);
-    switch (tr_rtype(res[0])) {
-    case CK_PASS:
-        if (mark && !strncmp(mark, "done\t", 5)) {
-            r->status = GL_PASS;
-            snprintf(r->message, sizeof r->message, "%s", mark + 5); /* what it measured */
-        } else if (mark && !strncmp(mark, "skip\t", 5)) {
-            r->status = GL_SKIP;
-            snprintf(r->message, sizeof r->message, "%s", mark + 5);
-        } else {
-            r->status = GL_FAIL;
-            snprintf(r->message, sizeof r->message,
-                     "the test process exited (status 0) before the test ended: something "
-                     "called exit(0) or _exit(0). Launchers must return to their caller");
-        }
-        break;
-    case CK_FAILURE:
+    rtype = tr_rtype(res[0]);
+    st = gl_test_outcome();
+    if (st->skipped) {
+        r->status = GL_SKIP;
+        snprintf(r->message, sizeof r->message, "%s", st->skip);
+    } else if (rtype == CK_PASS && st->done) {
+        r->status = GL_PASS;
+        snprintf(r->message, sizeof r->message, "%s", st->note); /* what it measured */
+    } else {
         r->status = GL_FAIL;
-        snprintf(r->message, sizeof r->message, "%s", tr_msg(res[0]));
-        break;
-    default:
-        r->status = GL_FAIL;
-        explain_error(tr_msg(res[0]), e->timeout_s, r->message, sizeof r->message);
-        break;
+        explain_error(rtype == CK_PASS ? "the test ended early" : tr_msg(res[0]), e->timeout_s,
+                      r->message, sizeof r->message);
     }
-    free(mark);
+    if (st->preview && r->status != GL_SKIP) {
+        /* no GPU run showed which kernels the launcher runs: no points either way */
+        char verdict[sizeof r->message];
+        snprintf(verdict, sizeof verdict, "%s", r->message);
+        snprintf(r->message, sizeof r->message, "no GPU here: this would %s%s%s",
+                 r->status == GL_PASS ? "pass (judged on the starting file's kernel names; the "
+                                        "points need a GPU run that shows which kernels ran)"
+                                      : "fail: ",
+                 r->status == GL_PASS ? "" : verdict, "");
+        r->status = GL_SKIP;
+    }
+    gl_judge_test_end(0);
     free(res);
     srunner_free(sr);
-    remove(marker);
 }
 
 /* ---- output ---- */
@@ -318,75 +256,89 @@ static void print_line(const entry *e, const gl_result *r)
     fflush(stdout);
 }
 
-/* The parent must never have opened the GPU: CUDA does not survive fork. */
-static int parent_touched_cuda(void)
-{
-    char link[64], target[256];
-    int fd;
-    for (fd = 0; fd < 1024; fd++) {
-        ssize_t n;
-        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-        n = readlink(link, target, sizeof target - 1);
-        if (n > 0) {
-            target[n] = '\0';
-            if (!strncmp(target, "/dev/nvidia", 11))
-                return 1;
-        }
-    }
-    return 0;
-}
-
-/* ---- main ---- */
-
-/* In --run, a failure (a CUDA error, a missing function) is the status. */
-static void fail_run(const char *message)
-{
-    gl_run_status("%s", message);
-    exit(1);
-}
-
 static void usage(void)
 {
-    fprintf(stderr, "usage: runner --dir DIR --baseline FILE --results FILE [--src LABEL]\n"
-                    "              [--kind K,K] [--only ID,ID] [--quiet] | --list | --run ARGS...\n");
+    fprintf(stderr, "usage: runner --dir DIR --baseline FILE --subject FILE --results FILE\n"
+                    "              [--src LABEL] [--kind K,K] [--only ID,ID] [--quiet]\n"
+                    "              [--allow-unisolated] | --list\n");
     exit(2);
+}
+
+/* The "to review" list (tools: gl-review): constructs the lab never needs. */
+static void print_review(const char *dir, FILE *out)
+{
+    char path[4200], *text, *line, *save = NULL;
+    int n = 0;
+    snprintf(path, sizeof path, "%s/review.txt", dir);
+    if (!(text = gl_read_file(path)))
+        return;
+    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *what = strchr(line, '\t'), *src = what ? strchr(what + 1, '\t') : NULL;
+        if (!what || !src)
+            continue;
+        *what++ = '\0';
+        *src++ = '\0';
+        if (n++ == 0 && !quiet)
+            printf("  to review (not failures: things this lab never needs):\n");
+        if (!quiet)
+            printf("    line %s: %s: %s\n", line, what, src);
+        {
+            char fact[1024];
+            snprintf(fact, sizeof fact, "line %s: %s: %s", line, what, src);
+            gl_fact_write(out, "review", fact);
+        }
+    }
+    free(text);
+}
+
+static void add_points(const entry *e, const gl_result *r, int *score, int *max, int *skipped,
+                       int *total, int *got, int *failed)
+{
+    *total += e->points;
+    max[e->kind] += e->points;
+    if (r->status == GL_SKIP) {
+        *skipped += e->points;
+    } else {
+        *got += r->score;
+        score[e->kind] += r->score;
+        *failed += r->status == GL_FAIL;
+    }
+}
+
+static void init_result(const entry *e, gl_result *r)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->lab, sizeof r->lab, "%s", GL_LAB.name);
+    snprintf(r->id, sizeof r->id, "%s", e->id);
+    snprintf(r->kind, sizeof r->kind, "%s", gl_kind_name(e->kind));
+    snprintf(r->title, sizeof r->title, "%s", e->title);
+    r->max = e->points;
 }
 
 int main(int argc, char **argv)
 {
-    const char *dir = NULL, *baseline = NULL, *results = NULL, *src = "", *kinds = NULL,
-               *only = NULL;
-    char path[4096], marker_dir[] = "/tmp/gpulabs-grade-XXXXXX", marker[4200], tags[128] = "";
-    int i, list = 0, built, failed = 0;
+    const char *dir = NULL, *baseline = NULL, *subject = NULL, *results = NULL, *src = "",
+               *kinds = NULL, *only = NULL;
+    char path[4096], why[1024];
+    int i, list = 0, built, failed = 0, allow_unisolated = 0, judge_ok = 0;
     int score[GL_NKINDS] = {0}, max[GL_NKINDS] = {0}, skipped_points = 0, total = 0, got = 0;
-    machine m;
+    int deferred[MAX_TESTS], ndeferred = 0;
     FILE *out;
     char *log;
 
     for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--run")) {
-            /* inside Nsight Compute: run one launcher, report through GL_RUN_STATUS */
-            const char *why;
-            gl_set_fail_handler(fail_run);
-            if (!GL_LAB.run_once || i + 1 >= argc)
-                return 2;
-            why = GL_LAB.run_once(argc - i - 1, argv + i + 1);
-            if (!why || !*why)
-                gl_run_status("ok");
-            else if (!strncmp(why, "usage:", 6))
-                gl_run_status("%s", why);
-            else
-                gl_run_status("%s is not right yet (the correctness tests say what is wrong)",
-                              argv[i + 1]);
-            return why && *why ? 1 : 0;
-        } else if (!strcmp(argv[i], "--quiet")) {
+        if (!strcmp(argv[i], "--quiet")) {
             quiet = 1;
         } else if (!strcmp(argv[i], "--list")) {
             list = 1;
+        } else if (!strcmp(argv[i], "--allow-unisolated")) {
+            allow_unisolated = 1;
         } else if (i + 1 < argc && !strcmp(argv[i], "--dir")) {
             dir = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "--baseline")) {
             baseline = argv[++i];
+        } else if (i + 1 < argc && !strcmp(argv[i], "--subject")) {
+            subject = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "--results")) {
             results = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "--src")) {
@@ -406,12 +358,11 @@ int main(int argc, char **argv)
                    tests[i].points, tests[i].title);
         return 0;
     }
-    if (!dir || !baseline || !results)
+    if (!dir || !baseline || !subject || !results)
         usage();
-    if (kinds) { /* Check's tags are the kinds, space-separated */
+    if (kinds) {
         const char *p = kinds;
-        for (i = 0; kinds[i] && i < (int)sizeof tags - 1; i++)
-            tags[i] = kinds[i] == ',' ? ' ' : kinds[i];
+        int any = 0;
         while (*p) {
             size_t n = strcspn(p, ", ");
             int k, known = 0;
@@ -422,16 +373,19 @@ int main(int argc, char **argv)
                                 "performance, profile)\n", (int)n, p);
                 return 2;
             }
+            any |= n > 0;
             p += n;
             p += strspn(p, ", ");
         }
+        if (!any) {
+            fprintf(stderr, "grader: KIND= names no kind (kinds: correctness, technique, "
+                            "performance, profile)\n");
+            return 2;
+        }
     }
 
-    /* what the test processes inherit */
     setenv("GL_DIR", dir, 1);
     snprintf(path, sizeof path, "%s/submission.so", dir);
-    setenv("GL_SUBMISSION", path, 1);
-    setenv("GL_BASELINE", baseline, 1);
     {
         char seed[32];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)gl_seed());
@@ -440,16 +394,25 @@ int main(int argc, char **argv)
     built = access(path, R_OK) == 0;
     memset(&m, 0, sizeof m);
     if (built) {
-        probe_gpu(&m);
-        probe_ncu(&m);
+        probe_gpu();
+        probe_ncu();
     }
-    if (!mkdtemp(marker_dir)) {
-        perror("grader: mkdtemp");
-        return 2;
+    if (m.gpu) {
+        int r = gl_judge_init(path, baseline, subject, (size_t)GL_LAB.pool_mib << 20,
+                              allow_unisolated, why, sizeof why);
+        if (r == -2) {
+            fprintf(stderr, "grader: %s\n", why);
+            return 2;
+        }
+        if (r != 0) {
+            m.gpu = 0;
+            snprintf(m.gpu_name, sizeof m.gpu_name, "%s", why);
+        } else {
+            judge_ok = 1;
+        }
     }
-    snprintf(marker, sizeof marker, "%s/marker", marker_dir);
 
-    out = fopen(results, "w");
+    out = fopen(results, "we");
     if (!out) {
         perror(results);
         return 2;
@@ -465,24 +428,23 @@ int main(int argc, char **argv)
     printf("== %s: %s%s%s ==\n", GL_LAB.name, src, *src ? "/" : "", GL_LAB.file);
     if (!built) {
         printf("  %s DID NOT COMPILE: every test fails. The compiler said:\n", GL_LAB.file);
-        log = gl_read_file(strcat(strcpy(path, dir), "/build.log"));
+        snprintf(path, sizeof path, "%s/build.log", dir);
+        log = gl_read_file(path);
         print_wrapped(log && *log ? log : "(no compiler output)\n", "    | ", 200);
+        if (log)
+            gl_fact_write(out, "compiler", log);
         free(log);
     } else {
         printf("  GPU: %s\n", m.gpu ? m.gpu_name : m.gpu_name[0] ? m.gpu_name : "none");
         printf("  seed: %llu (SEED=%llu reproduces this run)\n", (unsigned long long)gl_seed(),
                (unsigned long long)gl_seed());
+        print_review(dir, out);
     }
 
     for (i = 0; i < ntests; i++) {
         const entry *e = &tests[i];
         gl_result r;
-        memset(&r, 0, sizeof r);
-        snprintf(r.lab, sizeof r.lab, "%s", GL_LAB.name);
-        snprintf(r.id, sizeof r.id, "%s", e->id);
-        snprintf(r.kind, sizeof r.kind, "%s", gl_kind_name(e->kind));
-        snprintf(r.title, sizeof r.title, "%s", e->title);
-        r.max = e->points;
+        init_result(e, &r);
         if (only && !gl_in_list(only, e->id))
             continue;
         if (kinds && !gl_in_list(kinds, gl_kind_name(e->kind)))
@@ -496,28 +458,47 @@ int main(int argc, char **argv)
         } else if (e->kind == GL_PROFILE && !m.ncu[0]) {
             r.status = GL_SKIP;
             snprintf(r.message, sizeof r.message, "%s", m.no_ncu);
+        } else if (e->kind == GL_PROFILE) {
+            deferred[ndeferred++] = i; /* one Nsight Compute session for all of them, below */
+            continue;
         } else {
-            if (e->kind == GL_PROFILE)
-                setenv("GL_NCU", m.ncu, 1);
-            run_test(e, tags[0] ? tags : NULL, marker, &r);
-            if ((int)r.status == -1)
-                continue;
+            run_test(e, &r);
         }
         r.score = r.status == GL_PASS ? e->points : 0;
         print_line(e, &r);
         gl_result_write(out, &r);
-        total += e->points;
-        max[e->kind] += e->points;
-        if (r.status == GL_SKIP) {
-            skipped_points += e->points;
-        } else {
-            got += r.score;
-            score[e->kind] += r.score;
-            failed += r.status == GL_FAIL;
+        add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
+    }
+
+    if (ndeferred) {
+        /* pass 1: each profile test names its runs; one session profiles them all;
+         * pass 2: each test reads its counters and decides */
+        gl_profile_begin_plan();
+        for (i = 0; i < ndeferred; i++) {
+            gl_result r;
+            init_result(&tests[deferred[i]], &r);
+            run_test(&tests[deferred[i]], &r);
+        }
+        gl_profile_session(m.ncu);
+        for (i = 0; i < ndeferred; i++) {
+            const entry *e = &tests[deferred[i]];
+            gl_result r;
+            init_result(e, &r);
+            run_test(e, &r);
+            r.score = r.status == GL_PASS ? e->points : 0;
+            print_line(e, &r);
+            gl_result_write(out, &r);
+            add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
         }
     }
+    if (judge_ok)
+        gl_judge_finish();
+    if (built && m.gpu) {
+        printf("  protections: %s\n", gl_judge_protections());
+        gl_fact_write(out, "protections", gl_judge_protections());
+        gl_fact_write(out, "isolated", gl_judge_isolated() ? "yes" : "no");
+    }
     fclose(out);
-    rmdir(marker_dir);
 
     printf("  %s: %d/%d points", GL_LAB.name, got, total);
     if (skipped_points)
@@ -527,9 +508,5 @@ int main(int argc, char **argv)
         if (max[i])
             printf(" %s %d/%d", kind_names[i], score[i], max[i]);
     printf("\n\n");
-    if (parent_touched_cuda()) {
-        fprintf(stderr, "grader bug: the runner's parent process opened the GPU\n");
-        return 3;
-    }
     return failed ? 1 : 0;
 }

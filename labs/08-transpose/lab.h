@@ -1,0 +1,24 @@
+/* lab.h: lab 08-transpose described once, for its demo (demo.c) and its
+ * grader (tests/08-transpose.c): the launchers, the input, the reference,
+ * and the check with its hints. */
+#ifndef TRANSPOSE_LAB_H
+#define TRANSPOSE_LAB_H
+
+#include "gpulabs.h"
+#include "transpose.h"
+
+/* Calls launcher `name` (transpose_naive, transpose_padded, ...) of the
+ * program's build: in the demo, the linked one; in the grader, the
+ * student's in its own process, or the kit's own. */
+void transpose_run(const char *name, float *out, const float *in, int rows, int cols);
+
+/* A random rows x cols input in [-1, 1) and its transpose (malloc'ed). */
+void transpose_make(gl_rng *rng, int rows, int cols, float **in, float **ref);
+
+/* Runs launcher once on rows x cols (poisoned output, guard zones) and
+ * checks everything about the result. Returns "" if right, else why not,
+ * in the lab's terms (a static buffer). */
+const char *transpose_check(const char *launcher, int rows, int cols, const float *in,
+                            const float *ref);
+
+#endif

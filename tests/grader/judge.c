@@ -1,0 +1,796 @@
+/* judge.c: the grader's side of every call into a student's code.
+ *
+ * The judge (the runner process) never loads the student's library. It owns
+ * the GPU memory of every test: one pool, allocated up front, shared with
+ * the subject process through CUDA IPC; gl_buf_alloc hands out pieces of it.
+ * A launcher of the student's runs in the subject (subject.c), started with
+ * posix_spawn in a process group of its own and ended (the whole group) when
+ * a test breaks it or the lab is done. A given launcher (the lab's
+ * baselines) runs here, from the kit's own build.
+ *
+ * Every answer of the subject is checked here: the CUDA status, and the
+ * record of what the launcher did against what the lab allows (kernels of the
+ * student's file on the default stream; no copies, library calls, host
+ * callbacks, streams or graphs). Times are the judge's wall clock over a
+ * batch of calls that ends with the subject synchronising its whole device. */
+#define _GNU_SOURCE
+#include "grader.h"
+#include "judge.h"
+#include "protocol.h"
+
+#include "gl_buffer.h"
+#include "gl_check.h"
+#include "gl_exec.h"
+#include "gl_timing.h"
+
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static struct {
+    char submission[4096], baseline[4096], subject_exe[4096];
+    void *baseline_lib;
+    unsigned char *pool;
+    size_t pool_bytes;
+    cudaIpcMemHandle_t handle;
+    int in_process;          /* no IPC here: the student's code runs in this process */
+    void *in_process_lib;
+    char protections[512];
+    int isolated;
+    double deadline;         /* the current test's end, on the monotonic clock */
+    int timeout_s;
+    int batch;               /* inside a timed batch: calls are not synchronised one by one */
+    struct {
+        int set;
+        size_t dst, src, bytes;
+        double ms;
+    } delay;
+    double last_launcher_ms;
+    int calls_to_subject;
+    const char *const *wrapper; /* a program that runs the subject (Nsight Compute), or NULL */
+    unsigned long kernels;      /* kernel launches recorded since the subject started */
+} J;
+
+static struct {
+    pid_t pid;
+    int to, from;
+} S = {0, -1, -1};
+
+/* ---- the pool: first fit over a list of pieces ---- */
+
+#define POOL_ALIGN 256
+#define MAX_PIECES 4096
+
+static struct {
+    size_t off, bytes;
+} used[MAX_PIECES];
+static int nused;
+
+static void *pool_alloc(size_t bytes)
+{
+    size_t at = 0;
+    int i, k;
+    bytes = (bytes + POOL_ALIGN - 1) / POOL_ALIGN * POOL_ALIGN;
+    if (bytes == 0)
+        bytes = POOL_ALIGN;
+    for (i = 0; i <= nused; i++) {
+        size_t end = i < nused ? used[i].off : J.pool_bytes;
+        if (end >= at && end - at >= bytes)
+            break;
+        if (i < nused)
+            at = used[i].off + used[i].bytes;
+    }
+    if (i > nused || nused == MAX_PIECES)
+        gl_fail("the grader's memory pool (%zu MiB) is full: a test asked for %zu MiB more (a "
+                "bug of the kit: make the lab's pool larger)",
+                J.pool_bytes >> 20, bytes >> 20);
+    for (k = nused; k > i; k--)
+        used[k] = used[k - 1];
+    used[i].off = at;
+    used[i].bytes = bytes;
+    nused++;
+    return J.pool + at;
+}
+
+static void pool_free(void *p)
+{
+    size_t off = (size_t)((unsigned char *)p - J.pool);
+    int i;
+    for (i = 0; i < nused; i++)
+        if (used[i].off == off) {
+            memmove(&used[i], &used[i + 1], (size_t)(nused - i - 1) * sizeof used[0]);
+            nused--;
+            return;
+        }
+}
+
+static int in_pool(const void *p, size_t *off)
+{
+    const unsigned char *c = p;
+    if (!J.pool || c < J.pool || c >= J.pool + J.pool_bytes)
+        return 0;
+    *off = (size_t)(c - J.pool);
+    return 1;
+}
+
+/* ---- the subject's life ---- */
+
+static double now(void)
+{
+    return gl_host_seconds();
+}
+
+static void subject_kill(void)
+{
+    int status;
+    if (S.pid > 0) {
+        kill(-S.pid, SIGKILL); /* its whole process group */
+        kill(S.pid, SIGKILL);
+        waitpid(S.pid, &status, 0);
+    }
+    if (S.to >= 0)
+        close(S.to);
+    if (S.from >= 0)
+        close(S.from);
+    S.pid = 0;
+    S.to = S.from = -1;
+}
+
+/* Why the subject is gone (r: -1 it closed its end, -2 the test's time ran
+ * out), in the student's terms; ends it for good. */
+static void subject_died(int r, const char *during, const char *launcher)
+{
+    int status = 0, code, sig, i;
+    pid_t got = 0;
+    char why[1024];
+    if (r == -2 || S.pid <= 0) {
+        subject_kill();
+        gl_fail("%s did not finish within %d s and was stopped: a kernel that never ends (a "
+                "loop whose exit test never holds, a __syncthreads() that some threads of a "
+                "block never reach, a wait on another block), or host code that never returns",
+                launcher, J.timeout_s);
+    }
+    for (i = 0; i < 200 && (got = waitpid(S.pid, &status, WNOHANG)) == 0; i++)
+        usleep(10000); /* it closed its pipe: give it 2 s to end */
+    if (got == S.pid)
+        S.pid = 0; /* reaped */
+    subject_kill();
+    if (got <= 0) {
+        snprintf(why, sizeof why, "closed the grader's pipe %s and was stopped", during);
+    } else if (WIFSIGNALED(status)) {
+        sig = WTERMSIG(status);
+        snprintf(why, sizeof why, "crashed (signal %d, %s) %s. %s", sig, strsignal(sig), during,
+                 sig == SIGABRT ? "abort() or a failed assert() in host code raises it"
+                 : sig == SIGSEGV || sig == SIGBUS
+                     ? "Host code read or wrote memory it does not own: often a device pointer "
+                       "used on the host (the launchers get device pointers: only kernels may "
+                       "read them)"
+                 : sig == SIGFPE ? "An integer division by zero in host code?"
+                 : sig == SIGSYS ? "It made a system call the grader does not allow"
+                                 : "Something in your code raised it");
+    } else if (WIFEXITED(status)) {
+        code = WEXITSTATUS(status);
+        snprintf(why, sizeof why,
+                 "exited with status %d %s: something called exit(%d), _exit or quick_exit. "
+                 "Launchers must return to their caller (CUDA errors are the caller's to check)",
+                 code, during, code);
+    } else {
+        snprintf(why, sizeof why, "stopped answering %s", during);
+    }
+    gl_fail("%s %s", launcher, why);
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    while (n) {
+        ssize_t put = write(fd, p, n);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0)
+            return -1;
+        p += put;
+        n -= (size_t)put;
+    }
+    return 0;
+}
+
+static int read_until(int fd, void *buf, size_t n, double deadline);
+
+/* An answer: its header, then the events it says it has. */
+static int read_reply(gl_reply *rp, double deadline)
+{
+    int r = read_until(S.from, rp, offsetof(gl_reply, events), deadline);
+    if (r != 0)
+        return r;
+    if (rp->magic != GL_PROTO_MAGIC || rp->nevents > GL_PROTO_EVENTS)
+        return -1;
+    return read_until(S.from, rp->events, rp->nevents * sizeof(gl_event), deadline);
+}
+
+/* Reads n bytes before the test's deadline; -1 on end of file, -2 on timeout. */
+static int read_until(int fd, void *buf, size_t n, double deadline)
+{
+    unsigned char *p = buf;
+    while (n) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        double left = deadline - now();
+        int r;
+        if (left <= 0)
+            return -2;
+        r = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            return -2;
+        {
+            ssize_t got = read(fd, p, n);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0)
+                return -1;
+            p += got;
+            n -= (size_t)got;
+        }
+    }
+    return 0;
+}
+
+/* The subject's environment: what CUDA needs, nothing of the grader's. */
+static char **subject_env(void)
+{
+    static char *env[64];
+    static const char *keep[] = {"PATH=", "LD_LIBRARY_PATH=", "CUDA_", "NVIDIA_", "HOME=",
+                                 "LANG=", "TMPDIR=", NULL};
+    int n = 0, i;
+    char **e;
+    for (e = environ; *e && n < 62; e++)
+        for (i = 0; keep[i]; i++)
+            if (!strncmp(*e, keep[i], strlen(keep[i]))) {
+                env[n++] = *e;
+                break;
+            }
+    env[n] = NULL;
+    return env;
+}
+
+static void subject_start(const char *launcher)
+{
+    int to[2], from[2], r;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    char *argv[64];
+    int argc = 0;
+    gl_hello hello;
+    gl_ready ready;
+    double deadline;
+
+    if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
+        gl_fail("grader: no pipe for the subject: %s", strerror(errno));
+    if (J.wrapper)
+        while (J.wrapper[argc] && argc < 60)
+            argv[argc] = (char *)J.wrapper[argc], argc++;
+    argv[argc++] = J.subject_exe;
+    argv[argc] = NULL;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, to[0], 3);
+    posix_spawn_file_actions_adddup2(&fa, from[1], 4);
+    /* what the student's code prints is not the grader's output */
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    fflush(NULL);
+    r = posix_spawn(&S.pid, argv[0], &fa, &at, argv, subject_env());
+    J.kernels = 0;
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    close(to[0]);
+    close(from[1]);
+    if (r != 0) {
+        close(to[1]);
+        close(from[0]);
+        S.pid = 0;
+        gl_fail("grader: could not start %s: %s (rebuild the kit with make)", argv[0],
+                strerror(r));
+    }
+    S.to = to[1];
+    S.from = from[0];
+
+    memset(&hello, 0, sizeof hello);
+    hello.magic = GL_PROTO_MAGIC;
+    memcpy(hello.ipc_handle, &J.handle, sizeof J.handle);
+    hello.pool_bytes = J.pool_bytes;
+    snprintf(hello.submission, sizeof hello.submission, "%s", J.submission);
+    if (J.wrapper) { /* Nsight Compute: its target takes $TMPDIR/nvidia/nsight_compute/lock */
+        const char *tmp = getenv("TMPDIR");
+        char dir[512];
+        FILE *f;
+        hello.profiled = 1;
+        snprintf(dir, sizeof dir, "%s/nvidia/nsight_compute", tmp && *tmp ? tmp : "/tmp");
+        snprintf(hello.ncu_lock, sizeof hello.ncu_lock, "%s/lock", dir);
+        if (access(hello.ncu_lock, F_OK) != 0 && (f = fopen(hello.ncu_lock, "a")))
+            fclose(f); /* made by the judge, so the subject only writes it */
+    }
+    deadline = now() + 60.0; /* context creation and loading, whatever the test's timeout */
+    if ((r = write_all(S.to, &hello, sizeof hello)) != 0 ||
+        (r = read_until(S.from, &ready, sizeof ready, deadline)) != 0)
+        subject_died(r == -2 ? -2 : -1, "while your file was being loaded (a constructor or a "
+                     "static initialiser of your file runs then)",
+                     launcher);
+    if (!ready.ok) {
+        subject_kill();
+        gl_fail("%s", ready.why);
+    }
+    snprintf(J.protections, sizeof J.protections, "%s%s%s%s%s%s",
+             ready.landlock ? "landlock" : "", ready.landlock ? ", " : "",
+             ready.seccomp ? "seccomp, " : "", ready.no_new_privs ? "no_new_privs, " : "",
+             ready.pdeathsig ? "pdeathsig, " : "", "CUDA IPC (the judge owns the memory)");
+    if (ready.landlock) {
+        char abi[32];
+        snprintf(abi, sizeof abi, "landlock (ABI %d)", ready.landlock_abi);
+        memmove(J.protections + strlen(abi), J.protections + 8, strlen(J.protections + 8) + 1);
+        memcpy(J.protections, abi, strlen(abi));
+    }
+    J.isolated = ready.landlock && ready.seccomp && ready.no_new_privs;
+    if (!J.isolated) {
+        size_t n = strlen(J.protections);
+        snprintf(J.protections + n, sizeof J.protections - n, "; NOT ISOLATED: %s", ready.why);
+    }
+}
+
+/* ---- what a launcher may do ---- */
+
+typedef struct {
+    char launcher[64];
+    char kernel[224];
+    unsigned long long threads;
+} seen_kernel;
+
+#define MAX_SEEN 256
+static seen_kernel seen[MAX_SEEN];
+static int nseen;
+
+static void remember(const char *launcher, const char *kernel, unsigned long long threads)
+{
+    int i;
+    for (i = 0; i < nseen; i++)
+        if (!strcmp(seen[i].launcher, launcher) && !strcmp(seen[i].kernel, kernel)) {
+            seen[i].threads += threads;
+            return;
+        }
+    if (nseen == MAX_SEEN)
+        return;
+    snprintf(seen[nseen].launcher, sizeof seen[nseen].launcher, "%s", launcher);
+    snprintf(seen[nseen].kernel, sizeof seen[nseen].kernel, "%s", kernel);
+    seen[nseen].threads = threads;
+    nseen++;
+}
+
+static const char *event_what(const gl_event *e)
+{
+    switch (e->type) {
+    case GL_EV_COPY:
+        return "copied memory";
+    case GL_EV_MEMSET:
+        return "set memory";
+    case GL_EV_SYMBOL_COPY:
+        return "copied to a __constant__ symbol";
+    case GL_EV_HOST_FN:
+        return "enqueued a host function";
+    case GL_EV_STREAM:
+        return "created a stream";
+    case GL_EV_GRAPH:
+        return "launched a CUDA graph";
+    default:
+        return "called";
+    }
+}
+
+/* Checks a call's record against the lab; fails the test on the first thing
+ * that does not belong. */
+static void check_record(const gl_launcher *l, const gl_reply *r)
+{
+    uint32_t i;
+    if (r->outside)
+        gl_fail("your file started GPU work outside any call of the grader (%u CUDA calls "
+                "between two calls: a thread of its own, or work left behind by a constructor): "
+                "a launcher does its work when it is called, on the default stream",
+                r->outside);
+    for (i = 0; i < r->nevents && i < GL_PROTO_EVENTS; i++) {
+        const gl_event *e = &r->events[i];
+        if (e->type == GL_EV_KERNEL) {
+            if (!e->in_submission)
+                gl_fail("%s launched %s, which is not a kernel of %s (a library's kernel?): "
+                        "the lab's work must be done by your own kernels",
+                        l->name, e->name, GL_LAB.file);
+            if (l->flags & GL_HOST_CODE)
+                gl_fail("%s is host code: it must compute its answer on the CPU and launch "
+                        "nothing, but it launched %s",
+                        l->name, e->name);
+            if (e->other_stream)
+                gl_fail("%s launched %s on a stream other than the default one: launchers "
+                        "launch on the default stream (the caller's order of work depends on "
+                        "it)",
+                        l->name, e->name);
+            remember(l->name, e->name, e->threads);
+            J.kernels += e->count;
+            continue;
+        }
+        if (e->type == GL_EV_SYNC || e->type == GL_EV_EVENT || e->type == GL_EV_ALLOC)
+            continue; /* allowed; the launch-returns-at-once tests judge synchronising */
+        if (e->type == GL_EV_MEMSET && (l->flags & GL_MAY_MEMSET) && !e->other_stream)
+            continue;
+        if (e->type == GL_EV_SYMBOL_COPY && (l->flags & GL_MAY_COPY_SYMBOL) && !e->other_stream)
+            continue;
+        gl_fail("%s %s (%s, %llu time%s): %s", l->name, event_what(e), e->name,
+                (unsigned long long)e->count, e->count == 1 ? "" : "s",
+                e->type == GL_EV_COPY || e->type == GL_EV_MEMSET
+                    ? "the lab asks for a kernel of your file to do the work, not a copy"
+                : e->type == GL_EV_HOST_FN || e->type == GL_EV_GRAPH
+                    ? "a launcher only launches its kernels on the default stream"
+                : e->type == GL_EV_STREAM ? "launch on the default stream: no stream of your own"
+                                          : "this launcher may not do that");
+    }
+}
+
+/* ---- calls ---- */
+
+static void describe_status(const char *launcher, int status)
+{
+    char why[1024];
+    gl_cuda_describe((cudaError_t)status, why, sizeof why);
+    gl_fail("%s: the kernel failed: %s", launcher, why);
+}
+
+static long long call_remote(const gl_launcher *l, const gl_arg *args)
+{
+    static unsigned char blob[GL_PROTO_BLOB];
+    gl_request rq;
+    gl_reply rp;
+    size_t nb = 0, off;
+    int i, r, n = (int)strlen(l->layout);
+
+    memset(&rq, 0, sizeof rq);
+    rq.magic = GL_PROTO_MAGIC;
+    rq.op = GL_OP_CALL;
+    rq.flags = J.batch ? 0 : GL_CALL_SYNC;
+    snprintf(rq.launcher, sizeof rq.launcher, "%s", l->name);
+    rq.nargs = (uint32_t)n;
+    for (i = 0; i < n && i < GL_PROTO_ARGS; i++) {
+        gl_wire_arg *w = &rq.args[i];
+        w->kind = (uint32_t)l->layout[i];
+        if (l->layout[i] == 'p') {
+            if (!args[i].p)
+                w->off = ~(uint64_t)0;
+            else if (in_pool(args[i].p, &off))
+                w->off = off;
+            else
+                gl_fail("grader bug: argument %d of %s is not in the judge's memory pool", i,
+                        l->name);
+        } else if (l->layout[i] == 'h') {
+            if (nb + args[i].n > sizeof blob)
+                gl_fail("grader bug: the host arrays of %s exceed %zu bytes", l->name,
+                        sizeof blob);
+            memcpy(blob + nb, args[i].p, args[i].n);
+            w->off = nb;
+            w->n = args[i].n;
+            nb += (args[i].n + 15) / 16 * 16;
+        } else if (l->layout[i] == 'f') {
+            w->f = args[i].f;
+        } else {
+            w->i = args[i].i;
+        }
+    }
+    if (J.delay.set) {
+        rq.flags |= GL_CALL_DELAY;
+        rq.delay_dst = J.delay.dst;
+        rq.delay_src = J.delay.src;
+        rq.delay_bytes = J.delay.bytes;
+        rq.delay_ms = J.delay.ms;
+        J.delay.set = 0;
+    }
+    rq.blob_bytes = (uint32_t)nb;
+    if (!S.pid)
+        subject_start(l->name);
+    /* the judge's own writes (inputs, poison, guards) land before the student's kernels (a
+     * timed round synchronised once, before its first call) */
+    if (!J.batch)
+        GL_CUDA(cudaDeviceSynchronize());
+    J.calls_to_subject++;
+    if (write_all(S.to, &rq, sizeof rq) || write_all(S.to, blob, nb))
+        subject_died(-1, "before the call", l->name);
+    r = read_reply(&rp, J.deadline);
+    if (r != 0)
+        subject_died(r == -2 ? -2 : -1, "during the call", l->name);
+    if (rp.missing)
+        gl_fail("%s does not define %s(): keep every function declared in the lab's header, "
+                "with the same name and arguments",
+                GL_LAB.file, l->name);
+    J.last_launcher_ms = rp.launcher_ms;
+    check_record(l, &rp);
+    if (rp.status != 0) {
+        if (rp.sticky)
+            subject_kill();
+        describe_status(l->name, rp.status);
+    }
+    return rp.ret;
+}
+
+static void remote_sync(const char *what)
+{
+    gl_request rq;
+    gl_reply rp;
+    int r = 0;
+    memset(&rq, 0, sizeof rq);
+    rq.magic = GL_PROTO_MAGIC;
+    rq.op = GL_OP_SYNC;
+    if (write_all(S.to, &rq, sizeof rq) ||
+        (r = read_reply(&rp, J.deadline)) != 0)
+        subject_died(r == -2 ? -2 : -1, "while its kernels ran", what);
+    if (rp.outside)
+        gl_fail("%s: your file started GPU work outside the launcher's call (a thread of its "
+                "own?)",
+                what);
+    if (rp.status != 0) {
+        if (rp.sticky)
+            subject_kill();
+        describe_status(what, rp.status);
+    }
+}
+
+static void *baseline_fn(const char *name)
+{
+    void *fn;
+    if (!J.baseline_lib && !(J.baseline_lib = dlopen(J.baseline, RTLD_NOW | RTLD_LOCAL)))
+        gl_fail("the grader's baselines %s could not be loaded: %s (rebuild the kit with make)",
+                J.baseline, dlerror());
+    if (!(fn = dlsym(J.baseline_lib, name)))
+        gl_fail("the lab's own %s() is missing from %s (rebuild the kit with make)", name,
+                J.baseline);
+    return fn;
+}
+
+static long long judge_backend(const gl_launcher *l, const gl_arg *args)
+{
+    long long ret;
+    if (l->flags & GL_GIVEN) { /* the kit's own code, here */
+        ret = l->invoke(baseline_fn(l->name), args);
+        if (!J.batch)
+            GL_CHECK_LAUNCH(l->name);
+        return ret;
+    }
+    if (J.in_process) { /* not isolated: only where the runner allowed it */
+        void *fn = dlsym(J.in_process_lib, l->name);
+        if (!fn)
+            gl_fail("%s does not define %s(): keep every function declared in the lab's "
+                    "header, with the same name and arguments",
+                    GL_LAB.file, l->name);
+        ret = l->invoke(fn, args);
+        if (!J.batch)
+            GL_CHECK_LAUNCH(l->name);
+        return ret;
+    }
+    return call_remote(l, args);
+}
+
+/* ---- the judge's life ---- */
+
+int gl_judge_init(const char *submission, const char *baseline, const char *subject_exe,
+                  size_t pool_bytes, int allow_unisolated, char *why, size_t len)
+{
+    cudaError_t err;
+    size_t free_b = 0, total_b = 0;
+    snprintf(J.submission, sizeof J.submission, "%s", submission);
+    snprintf(J.baseline, sizeof J.baseline, "%s", baseline);
+    snprintf(J.subject_exe, sizeof J.subject_exe, "%s", subject_exe);
+    if ((err = cudaFree(0)) != cudaSuccess || (err = cudaMemGetInfo(&free_b, &total_b))) {
+        snprintf(why, len, "%s", cudaGetErrorString(err));
+        return -1;
+    }
+    /* the lab's largest test, but never more than half of what is free */
+    if (pool_bytes > free_b / 2)
+        pool_bytes = free_b / 2 / (1 << 20) * (1 << 20);
+    J.pool_bytes = pool_bytes;
+    if ((err = cudaMalloc((void **)&J.pool, pool_bytes)) != cudaSuccess) {
+        snprintf(why, len, "the grader could not allocate its %zu MiB memory pool: %s",
+                 pool_bytes >> 20, cudaGetErrorString(err));
+        return -1;
+    }
+    gl_buf_set_allocator(pool_alloc, pool_free);
+    gl_exec_set_backend(judge_backend);
+    err = cudaIpcGetMemHandle(&J.handle, J.pool);
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        if (!allow_unisolated) {
+            snprintf(why, len,
+                     "CUDA IPC is not available here (%s), so the student's code cannot run "
+                     "in a process of its own. ALLOW_UNISOLATED=1 grades in one process, "
+                     "marked NOT ISOLATED",
+                     cudaGetErrorString(err));
+            return -2;
+        }
+        J.in_process = 1;
+        J.in_process_lib = dlopen(submission, RTLD_NOW | RTLD_LOCAL);
+        if (!J.in_process_lib) {
+            snprintf(why, len, "%s could not be loaded: %s", submission, dlerror());
+            return -1;
+        }
+        snprintf(J.protections, sizeof J.protections,
+                 "NOT ISOLATED: one process (CUDA IPC is not available here: %s)",
+                 cudaGetErrorString(err));
+        J.isolated = 0;
+    }
+    return 0;
+}
+
+const char *gl_judge_protections(void)
+{
+    return J.protections[0] ? J.protections : "not known yet (no subject started)";
+}
+
+int gl_judge_isolated(void)
+{
+    return J.isolated;
+}
+
+void gl_judge_test_begin(int timeout_s)
+{
+    J.timeout_s = timeout_s;
+    J.deadline = now() + timeout_s;
+    J.batch = 0;
+    J.delay.set = 0;
+    nused = 0; /* every test starts with the whole pool */
+}
+
+void gl_judge_test_end(int broke)
+{
+    J.batch = 0;
+    if (broke)
+        subject_kill(); /* a fresh subject for the next test */
+    cudaGetLastError();
+    cudaDeviceSynchronize();
+}
+
+void gl_judge_finish(void)
+{
+    if (S.pid > 0) {
+        gl_request rq;
+        memset(&rq, 0, sizeof rq);
+        rq.magic = GL_PROTO_MAGIC;
+        rq.op = GL_OP_QUIT;
+        write_all(S.to, &rq, sizeof rq);
+    }
+    subject_kill();
+}
+
+void gl_judge_stop_subject(void)
+{
+    subject_kill();
+}
+
+void gl_judge_wrap_subject(const char *const *argv_prefix)
+{
+    subject_kill();
+    J.wrapper = argv_prefix;
+}
+
+unsigned long gl_judge_kernel_count(void)
+{
+    return J.kernels;
+}
+
+int gl_judge_quit_and_wait(double timeout_s)
+{
+    gl_request rq;
+    int status = 0, i;
+    pid_t got = 0;
+    if (S.pid <= 0)
+        return -1;
+    memset(&rq, 0, sizeof rq);
+    rq.magic = GL_PROTO_MAGIC;
+    rq.op = GL_OP_QUIT;
+    write_all(S.to, &rq, sizeof rq);
+    for (i = 0; i < (int)(timeout_s * 100) && (got = waitpid(S.pid, &status, WNOHANG)) == 0; i++)
+        usleep(10000);
+    if (got == S.pid)
+        S.pid = 0;
+    subject_kill();
+    return got > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void gl_next_call_delayed(void *dst, const void *src, size_t bytes, double ms)
+{
+    if (!in_pool(dst, &J.delay.dst) || !in_pool(src, &J.delay.src))
+        gl_fail("grader bug: the delayed copy's buffers are not in the pool");
+    J.delay.bytes = bytes;
+    J.delay.ms = ms;
+    J.delay.set = 1;
+}
+
+double gl_last_launcher_ms(void)
+{
+    return J.last_launcher_ms;
+}
+
+int gl_pool_mib(void)
+{
+    return (int)(J.pool_bytes >> 20);
+}
+
+int gl_judge_in_process(void)
+{
+    return J.in_process;
+}
+
+/* ---- the clock ---- */
+
+static double time_rounds(const gl_timed *t, void *ctx, int student)
+{
+    double ms[64], t0, t1;
+    int r, i, rounds = t->rounds < 1 ? 1 : t->rounds > 63 ? 63 : t->rounds;
+    if (!student)
+        subject_kill(); /* the kit's baselines are timed with no subject alive */
+    for (r = 0; r <= rounds; r++) { /* round 0 warms up */
+        if (t->prepare)
+            t->prepare(ctx, r);
+        GL_CUDA(cudaDeviceSynchronize());
+        J.batch = 1;
+        t0 = now();
+        for (i = 0; i < t->calls; i++)
+            t->call(ctx, i);
+        if (student && !J.in_process && S.pid)
+            remote_sync("the timed calls");
+        else
+            GL_CUDA(cudaDeviceSynchronize());
+        t1 = now();
+        J.batch = 0;
+        GL_CHECK_LAUNCH("the timed calls");
+        if (t->verify)
+            t->verify(ctx, r);
+        if (r > 0)
+            ms[r - 1] = 1e3 * (t1 - t0) / t->calls;
+    }
+    return gl_median(ms, rounds);
+}
+
+double gl_time_student(const gl_timed *t, void *ctx)
+{
+    return time_rounds(t, ctx, 1);
+}
+
+double gl_time_baseline(const gl_timed *t, void *ctx)
+{
+    return time_rounds(t, ctx, 0);
+}
+
+/* ---- which kernels ran ---- */
+
+int gl_launched_kernels(const char *launcher, char (*names)[224], int max)
+{
+    unsigned long long total = 0;
+    int i, n = 0;
+    for (i = 0; i < nseen; i++)
+        if (!strcmp(seen[i].launcher, launcher))
+            total += seen[i].threads;
+    /* the kernels that did the work: a tenth of the threads or more (a one-block decoy does not
+     * count, a small second pass does not hide the main one) */
+    for (i = 0; i < nseen && n < max; i++)
+        if (!strcmp(seen[i].launcher, launcher) && seen[i].threads * 10 >= total)
+            snprintf(names[n++], 224, "%s", seen[i].kernel);
+    return n;
+}

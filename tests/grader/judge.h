@@ -1,0 +1,41 @@
+/* judge.h: what the runner asks of the judge (judge.c). */
+#ifndef GL_JUDGE_H
+#define GL_JUDGE_H
+
+#include <stddef.h>
+
+/* Opens the GPU, allocates the memory pool (pool_bytes, at most half of the
+ * free memory) and routes the lab's calls (gl_exec). Returns 0; -1 with why
+ * when there is no usable GPU; -2 when the student's code cannot be
+ * isolated here and allow_unisolated is 0. */
+int gl_judge_init(const char *submission, const char *baseline, const char *subject_exe,
+                  size_t pool_bytes, int allow_unisolated, char *why, size_t len);
+
+/* Each test: its deadline, the whole pool; at its end, whether it broke
+ * the subject (a fresh one is started for the next call). */
+void gl_judge_test_begin(int timeout_s);
+void gl_judge_test_end(int broke);
+
+/* Ends the subject (its process group): the lab is done, or before the
+ * kit's own code is timed. */
+void gl_judge_finish(void);
+void gl_judge_stop_subject(void);
+
+/* Runs the next subjects through a program (argv_prefix, ended by NULL;
+ * Nsight Compute), or directly again (NULL). Ends the current subject. */
+void gl_judge_wrap_subject(const char *const *argv_prefix);
+
+/* Kernel launches the current subject recorded since it started. */
+unsigned long gl_judge_kernel_count(void);
+
+/* Asks the subject to quit and waits for it (or its wrapper) to exit;
+ * returns the exit status, -1 if it had to be killed. */
+int gl_judge_quit_and_wait(double timeout_s);
+
+/* "landlock (ABI 7), seccomp, no_new_privs, pdeathsig, CUDA IPC ..." or a
+ * line that starts with NOT ISOLATED. */
+const char *gl_judge_protections(void);
+int gl_judge_isolated(void);
+int gl_judge_in_process(void);
+
+#endif
