@@ -15,7 +15,10 @@
 #   tests/grader/report.c  ->  build/tools/gl-report: the total, results.json, check.xml
 
 .DEFAULT_GOAL := all
+SHELL := /bin/bash
 BUILD := build
+# labs graded at once by make check (they share the GPU: timed and profiled tests take it alone)
+CHECK_JOBS ?= 4
 
 # ---- the labs: every labs/NN-slug folder; its files are named after the slug ----
 LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
@@ -24,7 +27,11 @@ slug = $(subst -,_,$(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1)))
 lab_names = $(1) $(firstword $(subst -, ,$(1))) $(patsubst 0%,%,$(firstword $(subst -, ,$(1)))) \
             $(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1))
 find_lab = $(firstword $(foreach l,$(LABS),$(if $(filter $(1),$(call lab_names,$(l))),$(l))))
-LAB_SEL := $(if $(LAB),$(call find_lab,$(LAB)),$(LABS))
+# LAB= takes a list ("08 09", "8,9") and names with a trailing slash (labs/08-transpose/)
+comma := ,
+LAB_WORDS := $(patsubst labs/%,%,$(patsubst %/,%,$(subst $(comma), ,$(LAB))))
+LAB_SEL := $(if $(LAB),$(sort $(foreach x,$(LAB_WORDS),$(call find_lab,$(x)))),$(LABS))
+LAB_UNKNOWN := $(strip $(foreach x,$(LAB_WORDS),$(if $(call find_lab,$(x)),,$(x))))
 
 # ---- toolchain: CUDA 11.x to 13.x ----
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
@@ -56,6 +63,8 @@ CHECK_LIBS := $(shell $(PKG_CONFIG_ENV) pkg-config --libs check 2>/dev/null) $(C
 KIT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Wno-format-truncation -D_POSIX_C_SOURCE=200809L \
               -Icommon -I$(CUDA_HOME)/include $(CFLAGS)
 NVFLAGS := -O3 -lineinfo $(GENCODE) -Xcompiler -fPIC -Icommon $(NVCCFLAGS)
+# a student's file: the same code generation, and no folder of the kit to include from
+STUDENT_NVFLAGS := -O3 -lineinfo $(GENCODE) $(NVCCFLAGS)
 CUDA_LIBS := -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart -ldl -lstdc++ -lm
 LIB := $(BUILD)/libgpulabs.a
 # labs whose given baselines call cuBLAS (common/gl_cublas.cu: the roof a matrix multiplication
@@ -65,6 +74,11 @@ CUBLAS_LABS := 09-matmul-tiling 11-sgemm
 lab_libs = $(if $(filter $(1),$(CUBLAS_LABS)),-lcublas)
 lab_so_libs = $(if $(filter $(1),$(CUBLAS_LABS)),$(BUILD)/common/gl_cublas.o -lcublas \
               -L$(CUDA_LIB) -Xlinker -rpath -Xlinker $(CUDA_LIB))
+# what gl-review need not list for a lab: its reference uses it (tests/grader/review.c)
+REVIEW_ALLOW_04-constant-memory := cudaMemcpyToSymbol
+REVIEW_ALLOW_05-atomics := cudaMemsetAsync
+REVIEW_ALLOW_06-warp-aggregation := cudaMemsetAsync
+REVIEW_ALLOW_10-reduction := cudaMemsetAsync
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 say = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' $(1) $(2);)
@@ -88,14 +102,17 @@ $(BUILD)/common/%.o: common/%.cu $(COMMON_HEADERS)
 # ---- the grader: runner (parent) and harness (test processes), shared by all labs ----
 GRADER_OBJS := $(BUILD)/tests/grader/runner.o $(BUILD)/tests/grader/harness.o \
                $(BUILD)/tests/grader/judge.o $(BUILD)/tests/grader/profile.o \
+               $(BUILD)/tests/grader/sanitize.o $(BUILD)/tests/grader/vmm_pool.o \
                $(BUILD)/tests/grader/inspect.o $(BUILD)/tests/grader/results.o
 # the subject: the only program that loads a student's code (contained first)
-SUBJECT_OBJS := $(BUILD)/tests/grader/subject.o $(BUILD)/tests/grader/contain.o
+SUBJECT_OBJS := $(BUILD)/tests/grader/subject.o $(BUILD)/tests/grader/contain.o \
+                $(BUILD)/tests/grader/gpu_record.o $(BUILD)/tests/grader/vmm_pool.o
 GRADER_HEADERS := $(wildcard tests/grader/*.h) $(COMMON_HEADERS)
 
 $(BUILD)/tests/grader/%.o: tests/grader/%.c $(GRADER_HEADERS)
 	@mkdir -p $(@D)
-	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -c $< -o $@
+	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) -I$(CUDA_HOME)/extras/CUPTI/include $(CHECK_CFLAGS) \
+	    -c $< -o $@
 
 $(BUILD)/tools/gl-review: tests/grader/review.c
 	@mkdir -p $(@D)
@@ -120,6 +137,11 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c $(GRADER_HEADERS)
 	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -c $< -o $@
 $(BUILD)/tests/unit/unit: $(UNIT_OBJS) $(LIB)
 	$(call say,LINK,$@) $(CC) $^ $(CHECK_LIBS) $(CUDA_LIBS) -o $@
+# CUDA IPC into a contained process, and its bandwidth (GPU; exits 77 without one)
+$(BUILD)/tests/unit/ipc_probe: tests/unit/ipc_probe.cu $(BUILD)/tests/grader/contain.o \
+                               $(BUILD)/tests/grader/vmm_pool.o
+	@mkdir -p $(@D)
+	$(call say,NVCC,$<) $(NVCC) $(NVFLAGS) -Itests/grader $^ -ldl -o $@
 # the subject's containment, tried in a child process (GRADING.md rule 2)
 $(BUILD)/tests/unit/contain_probe: tests/unit/contain_probe.c $(BUILD)/tests/grader/contain.o
 	@mkdir -p $(@D)
@@ -173,16 +195,19 @@ $(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h \
 	    $(call lab_so_libs,$(1)) && \
 	  $(NVCC) $(NVFLAGS) -Ilabs/$(1) -ptx $$< -o $$(@:.so=.ptx)
 
-# the student's file, compiled alone against the kit's header; a file that does not
-# compile is not a make error: the runner reports it (with the compiler's messages)
-$(GRADE)/$(1)/build.log: $(SRC)/$(1)/$(2).cu labs/$(1)/$(2).h
+# the student's file, compiled alone with only the lab's header in sight and its dependencies
+# checked (tools/compile-submission); a file that does not compile is not a make error: the
+# runner reports it (with the compiler's messages). A toolchain that cannot compile at all is
+# one (exit 2): never a student's zero. gl-review lists what the lab never needs.
+$(GRADE)/$(1)/build.log: $(SRC)/$(1)/$(2).cu labs/$(1)/$(2).h tools/compile-submission \
+                         $(BUILD)/tools/gl-review
 	@mkdir -p $$(@D)
-	@rm -f $$(@D)/submission.so $$(@D)/submission.ptx
-	@cp $$< $$(@D)/$(2).cu
-	$$(call say,NVCC,$$<) { $(NVCC) $(NVFLAGS) -Ilabs/$(1) -Xptxas -v -shared -cudart shared \
-	    $$(@D)/$(2).cu -o $$(@D)/submission.so && \
-	  $(NVCC) $(NVFLAGS) -Ilabs/$(1) -ptx $$(@D)/$(2).cu -o $$(@D)/submission.ptx; } \
-	  > $$@ 2>&1 || { rm -f $$(@D)/submission.so; echo "  $$< does not compile: see the grade"; }
+	$$(call say,NVCC,$$<) tools/compile-submission --nvcc "$(NVCC)" --lab-header labs/$(1)/$(2).h \
+	    --src $$< --out $$(@D) -- $(STUDENT_NVFLAGS); s=$$$$?; \
+	  if [ $$$$s -ge 2 ]; then echo "make: the toolchain could not compile $$< (above)"; exit 2; fi; \
+	  [ $$$$s -eq 0 ] || echo "  $$< does not compile: see the grade"; \
+	  $(BUILD)/tools/gl-review --header $(2).h $(if $(REVIEW_ALLOW_$(1)),--allow $(REVIEW_ALLOW_$(1))) \
+	    $$< > $$(@D)/review.txt
 
 # wrong solutions: tests/wrong/$(1)/NAME.patch applied to the reference
 $(BUILD)/wrong/$(1)/%/$(1)/$(2).cu: tests/wrong/$(1)/%.patch solutions/$(1)/$(2).cu
@@ -205,7 +230,7 @@ TOOLS := $(BUILD)/tools/gl-report $(BUILD)/tools/gl-info $(BUILD)/tools/gl-revie
 .PHONY: all help info run demo check test test-unit test-solutions test-labs test-wrong \
         deps slides plots figures clean need-check lab-arg
 
-all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe ## build every lab, solution, test and tool into build/
+all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe ## build every lab, solution, test and tool into build/
 
 help: ## list the targets
 	@echo "gpulabs: a lab kit for a GPU programming course. Targets:"
@@ -219,8 +244,8 @@ info: $(BUILD)/tools/gl-info ## the GPU: name, SMs, memory, L2, bandwidth (theor
 	@$(BUILD)/tools/gl-info
 
 lab-arg:
-	@if [ -n "$(LAB)" ] && [ -z "$(LAB_SEL)" ]; then \
-	  echo "make: there is no lab '$(LAB)'. The labs (LAB= takes 8, 08, transpose or 08-transpose):"; \
+	@if [ -n "$(LAB)" ] && { [ -z "$(LAB_SEL)" ] || [ -n "$(LAB_UNKNOWN)" ]; }; then \
+	  echo "make: there is no lab '$(or $(LAB_UNKNOWN),$(LAB))'. The labs (LAB= takes 8, 08, transpose or 08-transpose, or a list: LAB=\"08 09\"):"; \
 	  for l in $(LABS); do echo "  $$l"; done; exit 2; fi
 
 need-check:
@@ -235,6 +260,7 @@ need-check:
 
 run: lab-arg $(if $(LAB),$(addprefix $(BUILD)/labs/,$(addsuffix /demo,$(LAB_SEL)))) ## LAB=08: build and run your demo (ARGS="...")
 	@if [ -z "$(LAB)" ]; then echo "make run needs LAB=, e.g. make run LAB=08. Labs: $(LABS)"; exit 2; fi
+	@if [ $(words $(LAB_SEL)) -gt 1 ]; then echo "make run runs one lab's demo: LAB=$(firstword $(LAB_SEL)), say"; exit 2; fi
 	$(BUILD)/labs/$(LAB_SEL)/demo $(ARGS)
 
 demo: lab-arg $(foreach l,$(LAB_SEL),$(BUILD)/solutions/$(l)/demo) ## the reference demos (LAB= for one)
@@ -245,13 +271,23 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $
 	@if [ ! -d "$(SRC)" ]; then echo "make check: SRC=$(SRC) is not a folder"; exit 2; fi
 	@if [ -z "$(CHECK_LABS)" ]; then echo "make check: no lab file in $(SRC)/ (expected e.g. \
 	  $(SRC)/$(firstword $(LAB_SEL))/$(call slug,$(firstword $(LAB_SEL))).cu)"; exit 2; fi
-	@for l in $(CHECK_LABS); do rm -f $(GRADE)/$$l.results; \
-	  $(BUILD)/tests/$$l/runner --dir $(GRADE)/$$l --baseline $(BUILD)/tests/$$l/baselines.so \
-	    --subject $(BUILD)/tests/$$l/subject $(if $(ALLOW_UNISOLATED),--allow-unisolated) \
-	    --results $(GRADE)/$$l.results --src $(SRC) $(if $(KIND),--kind $(KIND)) \
-	    $(if $(ONLY),--only "$(ONLY)") $(if $(QUIET),--quiet); done; \
+	@run() { rm -f $(GRADE)/$$1.results; $(BUILD)/tests/$$1/runner --dir $(GRADE)/$$1 \
+	    --baseline $(BUILD)/tests/$$1/baselines.so --subject $(BUILD)/tests/$$1/subject \
+	    --gpu-lock $(BUILD)/gpu.lock $(if $(ALLOW_UNISOLATED),--allow-unisolated) \
+	    --results $(GRADE)/$$1.results --src $(SRC) $(if $(KIND),--kind $(KIND)) \
+	    $(if $(ONLY),--only "$(ONLY)") $(if $(QUIET),--quiet); }; \
+	broke=0; \
+	if [ $(words $(CHECK_LABS)) -eq 1 ]; then run $(CHECK_LABS) || [ $$? -ne 2 ] || broke=1; \
+	else \
+	  for l in $(CHECK_LABS); do \
+	    while [ $$(jobs -rp | wc -l) -ge $(CHECK_JOBS) ]; do wait -n; done; \
+	    { run $$l > $(GRADE)/$$l.log 2>&1; echo $$? > $(GRADE)/$$l.status; } & \
+	  done; wait; \
+	  for l in $(CHECK_LABS); do cat $(GRADE)/$$l.log; \
+	    [ "$$(cat $(GRADE)/$$l.status)" != 2 ] || broke=1; done; \
+	fi; \
 	$(BUILD)/tools/gl-report --out $(GRADE) $(if $(EXPECT),--expect $(EXPECT) --caught "$(ONLY)") \
-	  $(foreach l,$(CHECK_LABS),$(GRADE)/$(l).results)
+	  $(foreach l,$(CHECK_LABS),$(GRADE)/$(l).results) && [ $$broke -eq 0 ]
 
 test: lab-arg all ## the kit's own tests: unit tests, solutions pass, starting files and wrong solutions fail (LAB=: one lab)
 	@$(MAKE) --no-print-directory test-unit
@@ -260,11 +296,16 @@ test: lab-arg all ## the kit's own tests: unit tests, solutions pass, starting f
 	@$(MAKE) --no-print-directory test-wrong
 	@echo "make test: all passed (tests that need a GPU or Nsight Compute are SKIP where there is none)"
 
-test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe
+test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe
 	@echo "== unit tests of common/ and the grader =="
 	@$(BUILD)/tests/unit/unit
 	@echo "== the subject's containment =="
 	@$(BUILD)/tests/unit/contain_probe
+	@echo "== the isolated compile of a submission, and the list to review =="
+	@tests/unit/compile_submission_test.sh "$(NVCC)" $(STUDENT_NVFLAGS)
+	@tests/unit/review_test.sh
+	@echo "== CUDA IPC into a contained process =="
+	@$(BUILD)/tests/unit/ipc_probe; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 77 ]
 
 test-solutions:
 	@echo "== the reference solutions pass =="

@@ -7,165 +7,111 @@
  * warp hits, the wavefronts your bank_conflict_degree predicts, and the time
  * the given probe kernel takes on that pattern (median of 21 runs). Then the
  * row sums, unpadded (given) and padded (yours), on floats and on doubles:
- * each checked against the CPU, then timed (L2 flushed before each run). */
-#include "bank_conflicts.h"
-#include "gpulabs.h"
+ * each checked as the grader checks it (lab.c), then timed (L2 flushed
+ * before each run). */
+#include "lab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define PROBE_ITERS 4096
 
 static gl_table *table;
-static double memcpy_gbps;
 static int wrong;
 
 typedef struct {
-    const char *name;
-    int words[32];
-} pattern;
+    const char *name; /* a row-sums launcher, or NULL for the probe */
+    void *out;
+    const void *in;
+    int rows;
+} job;
 
-typedef struct {
-    int *sink;
-    const int *words;
-} probe_job;
-
-static void run_probe(void *arg)
+static void run(void *arg)
 {
-    probe_job *j = arg;
-    bank_probe(j->sink, j->words, PROBE_ITERS);
+    job *j = arg;
+    if (!j->name)
+        bc_probe(j->out, j->in, PROBE_ITERS);
+    else if (bc_is_double(j->name))
+        bc_sums_double(j->name, j->out, j->in, j->rows);
+    else
+        bc_sums(j->name, j->out, j->in, j->rows);
 }
 
 static void bank_maps(void)
 {
-    pattern p[6];
-    gl_buf words = gl_buf_alloc(32 * sizeof(int), 0), sink = gl_buf_alloc(sizeof(int), 0);
+    static const char *names[6] = {"row of tile[32][32]", "column of tile[32][32]",
+                                   "column of tile[32][33]", "stride 2", "stride 3", "broadcast"};
+    int words[6][32], i, l;
+    gl_buf d_words = gl_buf_alloc(32 * sizeof(int), 0), sink = gl_buf_alloc(sizeof(int), 0);
     double base_ms = 0.0;
-    int i, l;
 
-    p[0].name = "row of tile[32][32]";
-    p[1].name = "column of tile[32][32]";
-    p[2].name = "column of tile[32][33]";
-    p[3].name = "stride 2";
-    p[4].name = "stride 3";
-    p[5].name = "broadcast";
     for (l = 0; l < 32; l++) {
-        p[0].words[l] = 5 * 32 + l;  /* tile[5][l] */
-        p[1].words[l] = l * 32 + 5;  /* tile[l][5] */
-        p[2].words[l] = l * 33 + 5;  /* padded: tile[l][5] */
-        p[3].words[l] = 2 * l;
-        p[4].words[l] = 3 * l;
-        p[5].words[l] = 7;           /* every lane the same word */
+        words[0][l] = 5 * 32 + l; /* tile[5][l] */
+        words[1][l] = l * 32 + 5; /* tile[l][5] */
+        words[2][l] = l * 33 + 5; /* padded: tile[l][5] */
+        words[3][l] = 2 * l;
+        words[4][l] = 3 * l;
+        words[5][l] = 7; /* every lane the same word */
     }
     printf("Bank of the word each lane reads (lanes 0 to 31), the wavefronts your\n"
            "bank_conflict_degree predicts, and the probe's time (%d reads per lane):\n\n",
            PROBE_ITERS);
     for (i = 0; i < 6; i++) {
-        probe_job j = {sink.ptr, words.ptr};
-        int predicted = bank_conflict_degree(p[i].words, 32);
+        job j = {NULL, sink.ptr, d_words.ptr, 0};
+        const char *why = bc_degree_check(names[i], words[i], 32);
         double ms;
         char banks[200];
         size_t w = 0;
         for (l = 0; l < 32; l++)
-            w += (size_t)snprintf(banks + w, sizeof banks - w, "%d%s", p[i].words[l] % BC_BANKS,
+            w += (size_t)snprintf(banks + w, sizeof banks - w, "%d%s", words[i][l] % BC_BANKS,
                                   l < 31 ? " " : "");
-        gl_buf_upload(&words, p[i].words);
-        run_probe(&j);
+        gl_buf_upload(&d_words, words[i]);
+        run(&j);
         GL_CHECK_LAUNCH("bank_probe");
-        ms = gl_time_ms(run_probe, &j, gl_timing_default());
+        ms = gl_time_ms(run, &j, gl_timing_default());
         if (i == 0)
             base_ms = ms;
-        printf("  %-24s %s\n", p[i].name, banks);
+        printf("  %-24s %s\n", names[i], banks);
+        if (*why)
+            printf("    %s\n", why);
         gl_table_cell(table, "probe");
-        gl_table_cell(table, "%s", p[i].name);
-        gl_table_cell(table, "%d", predicted);
+        gl_table_cell(table, "%s", names[i]);
+        gl_table_cell(table, "%d", bc_degree(words[i], 32));
         gl_table_cell(table, "%.4f", ms);
         gl_table_cell(table, "-");
         gl_table_cell(table, "%.2f", ms / base_ms);
         gl_table_cell(table, "-");
     }
     printf("\n");
-    gl_buf_free(&words);
+    gl_buf_free(&d_words);
     gl_buf_free(&sink);
 }
 
-/* ---- row sums ---- */
-
-typedef struct {
-    void (*f)(float *, const float *, int);
-    void (*d)(double *, const double *, int);
-    void *out;
-    const void *in;
-    int rows;
-} sums_job;
-
-static void run_sums(void *arg)
+static void row_sums_table(gl_rng *rng, int rows)
 {
-    sums_job *j = arg;
-    if (j->f)
-        j->f(j->out, j->in, j->rows);
-    else
-        j->d(j->out, j->in, j->rows);
-}
-
-static void row_sums_table(int rows)
-{
-    static const struct {
-        const char *name;
-        void (*f)(float *, const float *, int);
-        void (*d)(double *, const double *, int);
-    } v[4] = {{"row_sums", row_sums, NULL},
-              {"row_sums_padded", row_sums_padded, NULL},
-              {"row_sums_double", NULL, row_sums_double},
-              {"row_sums_double_padded", NULL, row_sums_double_padded}};
-    size_t n = (size_t)rows * BC_TILE, i;
-    float *hf = malloc(n * 4), *rf = malloc((size_t)rows * 4), *of = malloc((size_t)rows * 4);
-    double *hd = malloc(n * 8), *rd = malloc((size_t)rows * 8), *od = malloc((size_t)rows * 8);
-    gl_buf in_f = gl_buf_alloc(n * 4, 0), in_d = gl_buf_alloc(n * 8, 0),
-           out = gl_buf_alloc((size_t)rows * 8, 0);
+    static const char *names[4] = {"row_sums", "row_sums_padded", "row_sums_double",
+                                   "row_sums_double_padded"};
+    size_t n = (size_t)rows * BC_TILE;
+    void *in[2], *ref[2];
+    gl_buf d_in[2], out = gl_buf_alloc((size_t)rows * sizeof(double), 0);
     double ms_unpadded = 0.0;
-    gl_rng rng;
-    int k, r;
+    int k, dbl;
 
-    gl_rng_init(&rng, gl_seed(), "03-bank-conflicts demo");
-    gl_fill_float(&rng, hf, n, -1, 1);
-    for (i = 0; i < n; i++)
-        hd[i] = hf[i] + gl_rng_float(&rng, -1, 1) * 1e-8; /* not just floats widened */
-    for (r = 0; r < rows; r++) {
-        float sf = 0.0f;
-        double sd = 0.0;
-        for (k = 0; k < BC_TILE; k++) {
-            sf += hf[(size_t)r * BC_TILE + k];
-            sd += hd[(size_t)r * BC_TILE + k];
-        }
-        rf[r] = sf;
-        rd[r] = sd;
+    for (dbl = 0; dbl < 2; dbl++) {
+        bc_sums_make(rng, rows, dbl, &in[dbl], &ref[dbl]);
+        d_in[dbl] = gl_buf_alloc(n * (dbl ? sizeof(double) : sizeof(float)), 0);
+        gl_buf_upload(&d_in[dbl], in[dbl]);
     }
-    gl_buf_upload(&in_f, hf);
-    gl_buf_upload(&in_d, hd);
     for (k = 0; k < 4; k++) {
-        sums_job j = {v[k].f, v[k].d, out.ptr, v[k].f ? in_f.ptr : in_d.ptr, rows};
-        size_t size = v[k].f ? 4 : 8;
-        char why[1024] = "";
-        gl_cmp c;
-        gl_buf_poison(&out);
-        run_sums(&j);
-        GL_CHECK_LAUNCH(v[k].name);
-        if (v[k].f) {
-            GL_CUDA(cudaMemcpy(of, out.ptr, (size_t)rows * size, cudaMemcpyDeviceToHost));
-            if (gl_compare_float(rf, of, (size_t)rows, 1e-5, 1e-5, &c))
-                gl_cmp_describe(&c, "out", NULL, NULL, why, sizeof why);
-        } else {
-            GL_CUDA(cudaMemcpy(od, out.ptr, (size_t)rows * size, cudaMemcpyDeviceToHost));
-            if (gl_compare_double(rd, od, (size_t)rows, 1e-12, 1e-12, &c))
-                gl_cmp_describe(&c, "out", NULL, NULL, why, sizeof why);
-        }
+        size_t size = k >= 2 ? sizeof(double) : sizeof(float);
+        job j = {names[k], out.ptr, d_in[k >= 2].ptr, rows};
+        const char *why = bc_sums_check(names[k], rows, in[k >= 2], ref[k >= 2]);
+        double ms;
         gl_table_cell(table, "row sums");
-        gl_table_cell(table, "%s", v[k].name);
+        gl_table_cell(table, "%s", names[k]);
         gl_table_cell(table, "-");
         if (*why) {
-            printf("%s is WRONG: %s\n", v[k].name, why);
+            printf("%s is WRONG: %s\n", names[k], why);
             wrong++;
             gl_table_cell(table, "-");
             gl_table_cell(table, "-");
@@ -174,29 +120,24 @@ static void row_sums_table(int rows)
             if (k % 2 == 0)
                 ms_unpadded = 0.0;
             continue;
-        } else {
-            double ms = gl_time_ms(run_sums, &j, gl_timing_default());
-            double gbps = gl_gbps((double)(n + rows) * size, ms);
-            if (k % 2 == 0)
-                ms_unpadded = ms;
-            gl_table_cell(table, "%.4f", ms);
-            gl_table_cell(table, "%.0f", gbps);
-            if (ms_unpadded > 0.0)
-                gl_table_cell(table, "%.2f", ms_unpadded / ms);
-            else
-                gl_table_cell(table, "-");
-            gl_table_cell(table, "ok");
         }
+        ms = gl_time_ms(run, &j, gl_timing_default());
+        if (k % 2 == 0)
+            ms_unpadded = ms;
+        gl_table_cell(table, "%.4f", ms);
+        gl_table_cell(table, "%.0f", gl_gbps((double)(n + rows) * size, ms));
+        if (ms_unpadded > 0.0)
+            gl_table_cell(table, "%.2f", ms_unpadded / ms);
+        else
+            gl_table_cell(table, "-");
+        gl_table_cell(table, "ok");
     }
-    gl_buf_free(&in_f);
-    gl_buf_free(&in_d);
+    for (dbl = 0; dbl < 2; dbl++) {
+        gl_buf_free(&d_in[dbl]);
+        free(in[dbl]);
+        free(ref[dbl]);
+    }
     gl_buf_free(&out);
-    free(hf);
-    free(rf);
-    free(of);
-    free(hd);
-    free(rd);
-    free(od);
 }
 
 int main(int argc, char **argv)
@@ -206,23 +147,24 @@ int main(int argc, char **argv)
                                     "check"};
     gl_demo_args args;
     gl_device_info info;
+    gl_rng rng;
     int rows;
 
     gl_demo_parse(argc, argv, "[--csv FILE] [ROWS]  (default 2^22 rows of 32)", 1, 1,
                   (1L << 31) / BC_TILE - 1, &args);
     rows = args.nvalues ? (int)args.values[0] : 1 << 22;
     gl_demo_begin(&info);
-    memcpy_gbps = gl_memcpy_gbps(0);
+    gl_rng_init(&rng, gl_seed(), "03-bank-conflicts demo");
     table = gl_table_new(NULL, 7, headers);
     gl_table_note(table, "lab", "03-bank-conflicts, row sums of %d rows of %d", rows, BC_TILE);
     gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
     gl_table_note(table, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + write)",
-                  memcpy_gbps);
+                  gl_memcpy_gbps(0));
     gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
     gl_table_note(table, "columns", "probe rows: slowdown against the row pattern; row sums: "
                   "speed-up of the padded kernel over the unpadded one");
     bank_maps();
-    row_sums_table(rows);
+    row_sums_table(&rng, rows);
 
     return gl_demo_end(table, &args, wrong, "03");
 }

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -217,6 +218,7 @@ static int allow_path(int ruleset, const char *path, uint64_t access)
 
 static const char *const *extra_writable; /* gl_contain_ex: files that stay writable */
 static int write_opens_allowed;            /* gl_contain_ex: no seccomp check of open flags */
+static int contain_flags;                  /* gl_contain_ex's flags */
 
 static int apply_landlock(gl_containment *c)
 {
@@ -279,9 +281,18 @@ static int apply_landlock(gl_containment *c)
         }
         globfree(&g);
     }
-    for (int i = 0; extra_writable && extra_writable[i]; i++)
-        if (allow_path(fd, extra_writable[i], dev) != 0)
+    for (int i = 0; extra_writable && extra_writable[i]; i++) {
+        /* a tool's own folder: it makes, writes and removes its lock files there */
+        uint64_t dir = attr.handled_access_fs &
+                       (LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |
+                        LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_DIR |
+                        LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR);
+        struct stat st;
+        if (stat(extra_writable[i], &st) == 0 && !S_ISDIR(st.st_mode))
+            dir = dev;
+        if (allow_path(fd, extra_writable[i], dir) != 0)
             note(c, "Landlock: no rule for %s: %s", extra_writable[i], strerror(errno));
+    }
     /* Restricted even when a rule failed: a missing grant must not mean no sandbox. */
     if (syscall(SYS_landlock_restrict_self, fd, 0) != 0) {
         note(c, "Landlock (ABI %ld): not enforced: %s", abi, strerror(errno));
@@ -324,24 +335,28 @@ static const uint32_t denied[] = {
     SYS_reboot, SYS_swapon, SYS_swapoff, SYS_open_by_handle_at,
     /* userfaultfd eases kernel exploits; io_uring does file work past seccomp */
     SYS_userfaultfd, SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register,
-    /* files made, moved or removed by any thread (Landlock binds only the threads made after
-     * it, and CUDA's own threads exist before) */
-#if defined(__x86_64__)
-    SYS_creat, SYS_unlink, SYS_rename, SYS_mkdir, SYS_rmdir, SYS_link, SYS_symlink, SYS_mknod,
-#endif
-    SYS_unlinkat, SYS_renameat, SYS_renameat2, SYS_mkdirat, SYS_linkat, SYS_symlinkat,
-    SYS_mknodat, SYS_truncate,
     /* file metadata, which Landlock does not cover */
     SYS_fchmod, SYS_fchmodat, SYS_fchmodat2, SYS_fchown, SYS_fchownat, SYS_utimensat,
     SYS_setxattr, SYS_lsetxattr, SYS_fsetxattr, SYS_setxattrat, SYS_removexattr,
     SYS_lremovexattr, SYS_fremovexattr, SYS_removexattrat,
 };
 
+/* Files made, moved or removed by any thread (Landlock binds only the threads made after it,
+ * and CUDA's own threads exist before); refused unless a tool's own files must be written. */
+static const uint32_t file_changes[] = {
+#if defined(__x86_64__)
+    SYS_creat, SYS_unlink, SYS_rename, SYS_mkdir, SYS_rmdir, SYS_link, SYS_symlink, SYS_mknod,
+#endif
+    SYS_unlinkat, SYS_renameat, SYS_renameat2, SYS_mkdirat, SYS_linkat, SYS_symlinkat,
+    SYS_mknodat, SYS_truncate,
+};
+
 /* The jumps to the final DENY are 8 bits wide. */
 _Static_assert(sizeof denied / sizeof denied[0] < 250, "too many denied system calls");
 
 #define GL_MAX_INSNS 256
-#define DENY (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
+static unsigned deny_action = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
+#define DENY deny_action
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define ARG_LO(i) (offsetof(struct seccomp_data, args[i]) + 4)
 #else
@@ -426,6 +441,11 @@ static void build_filter(filter *f)
     arg_in(f, SYS_socket, 0, families, 2);      /* CUDA talks over unix sockets */
     arg_not(f, SYS_prctl, 0, PR_SET_PDEATHSIG); /* it must not be undone */
     if (!write_opens_allowed) {
+        const unsigned nchanges = sizeof file_changes / sizeof file_changes[0];
+        for (unsigned i = 0; i < nchanges; i++) {
+            JEQ(f, file_changes[i], 0, 1);
+            RET(f, DENY);
+        }
         /* no file opened for writing by any thread: the GPU's device files are open already */
         const uint32_t writing = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
         JEQ(f, SYS_openat, 0, 4);
@@ -523,7 +543,10 @@ int gl_contain_ex(gl_containment *c, const char *const *writable, int allow_writ
 
     memset(c, 0, sizeof *c);
     extra_writable = writable;
-    write_opens_allowed = allow_write_opens;
+    contain_flags = allow_write_opens;
+    write_opens_allowed = allow_write_opens & GL_CONTAIN_WRITE_OPENS;
+    if (contain_flags & GL_CONTAIN_LOG_ONLY) /* a diagnosis: log what would be refused */
+        deny_action = SECCOMP_RET_LOG;
     if ((n = threads()) > 1) {
         note(c, "%d threads already run: Landlock restricts only the calling one", n);
         rc = -1;
@@ -547,9 +570,9 @@ int gl_contain_ex(gl_containment *c, const char *const *writable, int allow_writ
     } else {
         c->pdeathsig = 1;
     }
-    if (apply_landlock(c) != 0)
+    if (!(contain_flags & GL_CONTAIN_NO_LANDLOCK) && apply_landlock(c) != 0)
         rc = -1;
-    if (apply_seccomp(c) != 0) /* last: it refuses some of what comes before */
+    if (!(contain_flags & GL_CONTAIN_NO_SECCOMP) && apply_seccomp(c) != 0) /* last */
         rc = -1;
     return rc;
 }

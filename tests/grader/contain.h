@@ -16,6 +16,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     int no_new_privs;   /* PR_SET_NO_NEW_PRIVS applied */
     int pdeathsig;      /* PR_SET_PDEATHSIG(SIGKILL): dies with its parent */
@@ -33,13 +37,22 @@ int gl_contain(gl_containment *c);
 
 /* The same, with files that stay writable (writable: NULL-terminated paths,
  * e.g. Nsight Compute's lock file when the subject runs under it), and with
- * allow_write_opens set, no seccomp check of open()'s flags (Landlock still
+ * GL_CONTAIN_WRITE_OPENS, no seccomp check of open()'s flags (Landlock still
  * binds the calling thread and those it creates). gl_contain(c) is
  * gl_contain_ex(c, NULL, 0). */
-int gl_contain_ex(gl_containment *c, const char *const *writable, int allow_write_opens);
+int gl_contain_ex(gl_containment *c, const char *const *writable, int flags);
+enum {
+    GL_CONTAIN_WRITE_OPENS = 1, /* no seccomp check of open()'s flags */
+    GL_CONTAIN_NO_SECCOMP = 2,  /* diagnosis only: which layer breaks a tool */
+    GL_CONTAIN_NO_LANDLOCK = 4,
+    GL_CONTAIN_LOG_ONLY = 8     /* seccomp logs (audit) instead of refusing */
+};
 
 /* One line for a scoreboard: "landlock (ABI 7), seccomp, no_new_privs, pdeathsig"
  * or "NOT ISOLATED: no Landlock in this kernel (...); applied: seccomp, ..." */
 void gl_containment_describe(const gl_containment *c, char *buf, size_t len);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

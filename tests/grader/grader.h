@@ -27,7 +27,14 @@
 #include "gl_exec.h"
 #include "gl_random.h"
 
-typedef enum { GL_CORRECTNESS, GL_TECHNIQUE, GL_PERFORMANCE, GL_PROFILE, GL_NKINDS } gl_kind;
+typedef enum {
+    GL_CORRECTNESS,
+    GL_TECHNIQUE,
+    GL_PERFORMANCE,
+    GL_PROFILE,
+    GL_SANITIZE, /* added by the runner: one test per student launcher (sanitize.c) */
+    GL_NKINDS
+} gl_kind;
 
 /* Or'ed into a kind: the test needs no GPU (a host function of the student's
  * file, say). Technique tests never need one. */
@@ -147,10 +154,12 @@ double gl_last_launcher_ms(void);
 /* The kernels (device names) a launcher launched in the calls so far that
  * carried a tenth of its threads or more. */
 int gl_launched_kernels(const char *launcher, char (*names)[224], int max);
+void gl_forget_kernels(const char *launcher);
 
 /* The kernels a technique test judges: with a GPU, those the launcher
- * actually launched (GL_LAB.probe runs it once if no test did yet); without
- * one, the kernel the starting file names, and the verdict is a preview. */
+ * actually launched when GL_LAB.probe ran it once on the lab's plain problem
+ * (a kernel carrying a tenth of its threads or more); without one, the
+ * kernel the starting file names, and the verdict is a preview. */
 int gl_technique_kernels(const char *launcher, const char *named, char (*names)[224], int max);
 
 /* Path of a build artifact of the student's file: "ptx" (nvcc -ptx) or

@@ -17,6 +17,7 @@
 #include "grader.h"
 #include "judge.h"
 #include "protocol.h"
+#include "vmm_pool.h"
 
 #include "gl_buffer.h"
 #include "gl_check.h"
@@ -34,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,9 +48,11 @@ static struct {
     unsigned char *pool;
     size_t pool_bytes;
     cudaIpcMemHandle_t handle;
+    int vmm_fd;              /* the pool as the driver exported it, or -1 (CUDA IPC) */
     int in_process;          /* no IPC here: the student's code runs in this process */
     void *in_process_lib;
-    char protections[512];
+    char protections[1024];
+    char tool_protections[512]; /* under Nsight Compute or compute-sanitizer */
     int isolated;
     double deadline;         /* the current test's end, on the monotonic clock */
     int timeout_s;
@@ -60,7 +64,15 @@ static struct {
     } delay;
     double last_launcher_ms;
     int calls_to_subject;
+    int delay_sent;          /* the current call ran behind the kit's delayed copy */
+    const gl_launcher *batch_launcher; /* the launcher of the current timed round */
+    int pending;             /* calls of the round sent, not yet answered */
+    int kit;                 /* the subject is a kit subject: the baselines, timed as a student's
+                                launchers are (the same process boundary, the same clock) */
     const char *const *wrapper; /* a program that runs the subject (Nsight Compute), or NULL */
+    char cupti[1024];           /* libcupti for the subject, or "" */
+    int cupti_on;               /* the current subject records the GPU's work with it */
+    char *ptx;                  /* the student's PTX: its kernels' names */
     unsigned long kernels;      /* kernel launches recorded since the subject started */
 } J;
 
@@ -147,6 +159,8 @@ static void subject_kill(void)
         close(S.from);
     S.pid = 0;
     S.to = S.from = -1;
+    J.pending = 0;
+    J.kernels = 0; /* the next subject counts its launches from 0, as Nsight Compute does */
 }
 
 /* Why the subject is gone (r: -1 it closed its end, -2 the test's time ran
@@ -288,6 +302,8 @@ static void subject_start(const char *launcher)
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, to[0], 3);
     posix_spawn_file_actions_adddup2(&fa, from[1], 4);
+    if (J.vmm_fd >= 0)
+        posix_spawn_file_actions_adddup2(&fa, J.vmm_fd, 5);
     /* what the student's code prints is not the grader's output */
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
@@ -314,17 +330,22 @@ static void subject_start(const char *launcher)
     memset(&hello, 0, sizeof hello);
     hello.magic = GL_PROTO_MAGIC;
     memcpy(hello.ipc_handle, &J.handle, sizeof J.handle);
+    hello.vmm = J.vmm_fd >= 0;
     hello.pool_bytes = J.pool_bytes;
-    snprintf(hello.submission, sizeof hello.submission, "%s", J.submission);
+    snprintf(hello.submission, sizeof hello.submission, "%s", J.kit ? J.baseline : J.submission);
+    hello.kit = J.kit;
+    snprintf(hello.cupti, sizeof hello.cupti, "%s", J.cupti);
     if (J.wrapper) { /* Nsight Compute: its target takes $TMPDIR/nvidia/nsight_compute/lock */
         const char *tmp = getenv("TMPDIR");
         char dir[512];
-        FILE *f;
         hello.profiled = 1;
-        snprintf(dir, sizeof dir, "%s/nvidia/nsight_compute", tmp && *tmp ? tmp : "/tmp");
-        snprintf(hello.ncu_lock, sizeof hello.ncu_lock, "%s/lock", dir);
-        if (access(hello.ncu_lock, F_OK) != 0 && (f = fopen(hello.ncu_lock, "a")))
-            fclose(f); /* made by the judge, so the subject only writes it */
+        if (getenv("GL_PROFILE_CONTAIN")) /* the instructor's diagnosis of a profiler */
+            hello.profiled_contain = atoi(getenv("GL_PROFILE_CONTAIN"));
+        snprintf(dir, sizeof dir, "%s/nvidia", tmp && *tmp ? tmp : "/tmp");
+        mkdir(dir, 0777);
+        snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "/nsight_compute");
+        mkdir(dir, 0777); /* made by the judge: the subject may only write inside it */
+        snprintf(hello.ncu_lock, sizeof hello.ncu_lock, "%s", dir);
     }
     deadline = now() + 60.0; /* context creation and loading, whatever the test's timeout */
     if ((r = write_all(S.to, &hello, sizeof hello)) != 0 ||
@@ -336,20 +357,40 @@ static void subject_start(const char *launcher)
         subject_kill();
         gl_fail("%s", ready.why);
     }
-    snprintf(J.protections, sizeof J.protections, "%s%s%s%s%s%s",
-             ready.landlock ? "landlock" : "", ready.landlock ? ", " : "",
-             ready.seccomp ? "seccomp, " : "", ready.no_new_privs ? "no_new_privs, " : "",
-             ready.pdeathsig ? "pdeathsig, " : "", "CUDA IPC (the judge owns the memory)");
-    if (ready.landlock) {
-        char abi[32];
-        snprintf(abi, sizeof abi, "landlock (ABI %d)", ready.landlock_abi);
-        memmove(J.protections + strlen(abi), J.protections + 8, strlen(J.protections + 8) + 1);
-        memcpy(J.protections, abi, strlen(abi));
-    }
-    J.isolated = ready.landlock && ready.seccomp && ready.no_new_privs;
-    if (!J.isolated) {
-        size_t n = strlen(J.protections);
-        snprintf(J.protections + n, sizeof J.protections - n, "; NOT ISOLATED: %s", ready.why);
+    {
+        char line[512];
+        size_t n;
+        snprintf(line, sizeof line, "%s%s%s%s%s",
+                 ready.landlock ? "landlock" : "", ready.landlock ? ", " : "",
+                 ready.seccomp ? "seccomp, " : "", ready.no_new_privs ? "no_new_privs, " : "",
+                 ready.pdeathsig ? "pdeathsig, " : "");
+        if (ready.landlock) {
+            char abi[32];
+            snprintf(abi, sizeof abi, "landlock (ABI %d)", ready.landlock_abi);
+            memmove(line + strlen(abi), line + 8, strlen(line + 8) + 1);
+            memcpy(line, abi, strlen(abi));
+        }
+        n = strlen(line);
+        if (J.wrapper) { /* under a tool: said apart, the grade's line is the normal subject's */
+            snprintf(J.tool_protections, sizeof J.tool_protections, "%s%s", line,
+                     "files opened for writing allowed (the tool's own)");
+            J.cupti_on = 0;
+        } else if (!J.kit) {
+            snprintf(line + n, sizeof line - n, "CUDA IPC (the judge owns the memory)");
+            n = strlen(line);
+            J.isolated = ready.landlock && ready.seccomp && ready.no_new_privs;
+            J.cupti_on = ready.cupti;
+            if (ready.cupti)
+                snprintf(line + n, sizeof line - n, ", CUPTI (what ran on the GPU)");
+            else
+                snprintf(line + n, sizeof line - n, "; no CUPTI (%s): only the CUDA calls of "
+                         "the student's file are recorded",
+                         J.cupti[0] ? "it did not start" : "not found");
+            n = strlen(line);
+            if (!J.isolated)
+                snprintf(line + n, sizeof line - n, "; NOT ISOLATED: %s", ready.why);
+            snprintf(J.protections, sizeof J.protections, "%s", line);
+        }
     }
 }
 
@@ -396,9 +437,33 @@ static const char *event_what(const gl_event *e)
         return "created a stream";
     case GL_EV_GRAPH:
         return "launched a CUDA graph";
+    case GL_EV_GPU_COPY:
+        return "made the GPU copy memory";
+    case GL_EV_GPU_MEMSET:
+        return "made the GPU set memory";
     default:
         return "called";
     }
+}
+
+/* Is name (a device function's mangled name) an entry of the student's PTX? */
+static int student_kernel(const char *name)
+{
+    char pattern[300];
+    const char *p;
+    size_t n = strlen(name);
+    if (!J.ptx) {
+        char path[4200];
+        snprintf(path, sizeof path, "%.*s.ptx", (int)(strlen(J.submission) - 3), J.submission);
+        J.ptx = gl_read_file(path);
+        if (!J.ptx)
+            return 1; /* no PTX to tell: the interposed record decides alone */
+    }
+    snprintf(pattern, sizeof pattern, ".entry %s", name);
+    for (p = J.ptx; (p = strstr(p, pattern)) != NULL; p += 7)
+        if (p[7 + n] == '(' || p[7 + n] == ' ' || p[7 + n] == '\n' || p[7 + n] == '\r')
+            return 1;
+    return 0;
 }
 
 /* Checks a call's record against the lab; fails the test on the first thing
@@ -427,10 +492,29 @@ static void check_record(const gl_launcher *l, const gl_reply *r)
                         "launch on the default stream (the caller's order of work depends on "
                         "it)",
                         l->name, e->name);
-            remember(l->name, e->name, e->threads);
+            if (!J.cupti_on) /* else CUPTI's record says what ran */
+                remember(l->name, e->name, e->threads);
             J.kernels += e->count;
             continue;
         }
+        if (e->type == GL_EV_GPU_KERNEL) { /* CUPTI: whoever launched it */
+            if (J.delay_sent && strstr(e->name, "gl_delayed_copy_kernel"))
+                continue; /* the kit's own delay, before the call */
+            if (!student_kernel(e->name))
+                gl_fail("while %s ran, the GPU ran %s, which is not a kernel of %s (a "
+                        "library's kernel?): the lab's work must be done by your own kernels",
+                        l->name, e->name, GL_LAB.file);
+            if (l->flags & GL_HOST_CODE)
+                gl_fail("%s is host code: it must compute its answer on the CPU and launch "
+                        "nothing, but %s ran on the GPU",
+                        l->name, e->name);
+            remember(l->name, e->name, e->threads);
+            continue;
+        }
+        if (e->type == GL_EV_GPU_COPY && (l->flags & GL_MAY_COPY_SYMBOL))
+            continue; /* the copy to the __constant__ symbol */
+        if (e->type == GL_EV_GPU_MEMSET && (l->flags & GL_MAY_MEMSET))
+            continue;
         if (e->type == GL_EV_SYNC || e->type == GL_EV_EVENT || e->type == GL_EV_ALLOC)
             continue; /* allowed; the launch-returns-at-once tests judge synchronising */
         if (e->type == GL_EV_MEMSET && (l->flags & GL_MAY_MEMSET) && !e->other_stream)
@@ -439,7 +523,8 @@ static void check_record(const gl_launcher *l, const gl_reply *r)
             continue;
         gl_fail("%s %s (%s, %llu time%s): %s", l->name, event_what(e), e->name,
                 (unsigned long long)e->count, e->count == 1 ? "" : "s",
-                e->type == GL_EV_COPY || e->type == GL_EV_MEMSET
+                e->type == GL_EV_COPY || e->type == GL_EV_MEMSET || e->type == GL_EV_GPU_COPY ||
+                        e->type == GL_EV_GPU_MEMSET
                     ? "the lab asks for a kernel of your file to do the work, not a copy"
                 : e->type == GL_EV_HOST_FN || e->type == GL_EV_GRAPH
                     ? "a launcher only launches its kernels on the default stream"
@@ -456,6 +541,9 @@ static void describe_status(const char *launcher, int status)
     gl_cuda_describe((cudaError_t)status, why, sizeof why);
     gl_fail("%s: the kernel failed: %s", launcher, why);
 }
+
+#define MAX_PENDING 32 /* a round's calls, sent at once (their answers fit the pipe) */
+static long long answered(const gl_launcher *l, gl_reply *rp);
 
 static long long call_remote(const gl_launcher *l, const gl_arg *args)
 {
@@ -496,6 +584,8 @@ static long long call_remote(const gl_launcher *l, const gl_arg *args)
             w->i = args[i].i;
         }
     }
+    J.delay_sent = J.delay.set;
+    J.batch_launcher = l;
     if (J.delay.set) {
         rq.flags |= GL_CALL_DELAY;
         rq.delay_dst = J.delay.dst;
@@ -512,17 +602,31 @@ static long long call_remote(const gl_launcher *l, const gl_arg *args)
     if (!J.batch)
         GL_CUDA(cudaDeviceSynchronize());
     J.calls_to_subject++;
+    if (J.batch && J.pending >= MAX_PENDING)
+        gl_fail("grader bug: more than %d calls in one timed round", MAX_PENDING);
     if (write_all(S.to, &rq, sizeof rq) || write_all(S.to, blob, nb))
         subject_died(-1, "before the call", l->name);
+    if (J.batch) { /* its answer is read at the end of the round: one round trip per round */
+        J.pending++;
+        return 0;
+    }
     r = read_reply(&rp, J.deadline);
     if (r != 0)
         subject_died(r == -2 ? -2 : -1, "during the call", l->name);
+    return answered(l, &rp);
+}
+
+/* A call's answer: the launcher exists, what it did belongs to the lab, no CUDA error. */
+static long long answered(const gl_launcher *l, gl_reply *rpp)
+{
+    gl_reply rp = *rpp;
     if (rp.missing)
         gl_fail("%s does not define %s(): keep every function declared in the lab's header, "
                 "with the same name and arguments",
                 GL_LAB.file, l->name);
     J.last_launcher_ms = rp.launcher_ms;
-    check_record(l, &rp);
+    if (!J.kit)
+        check_record(l, &rp);
     if (rp.status != 0) {
         if (rp.sticky)
             subject_kill();
@@ -539,6 +643,13 @@ static void remote_sync(const char *what)
     memset(&rq, 0, sizeof rq);
     rq.magic = GL_PROTO_MAGIC;
     rq.op = GL_OP_SYNC;
+    while (J.pending > 0) { /* the round's calls answered in order, before the sync's answer */
+        J.pending--;
+        if ((r = read_reply(&rp, J.deadline)) != 0)
+            subject_died(r == -2 ? -2 : -1, "during the timed calls", what);
+        if (J.batch_launcher)
+            answered(J.batch_launcher, &rp);
+    }
     if (write_all(S.to, &rq, sizeof rq) ||
         (r = read_reply(&rp, J.deadline)) != 0)
         subject_died(r == -2 ? -2 : -1, "while its kernels ran", what);
@@ -546,6 +657,8 @@ static void remote_sync(const char *what)
         gl_fail("%s: your file started GPU work outside the launcher's call (a thread of its "
                 "own?)",
                 what);
+    if (J.batch_launcher && !J.kit)
+        check_record(J.batch_launcher, &rp); /* what the GPU did during the round */
     if (rp.status != 0) {
         if (rp.sticky)
             subject_kill();
@@ -568,6 +681,8 @@ static void *baseline_fn(const char *name)
 static long long judge_backend(const gl_launcher *l, const gl_arg *args)
 {
     long long ret;
+    if ((l->flags & GL_GIVEN) && J.kit) /* timed: in the kit's own subject */
+        return call_remote(l, args);
     if (l->flags & GL_GIVEN) { /* the kit's own code, here */
         ret = l->invoke(baseline_fn(l->name), args);
         if (!J.batch)
@@ -590,6 +705,36 @@ static long long judge_backend(const gl_launcher *l, const gl_arg *args)
 
 /* ---- the judge's life ---- */
 
+/* CUPTI beside the CUDA runtime this program uses, or under CUDA_HOME. */
+static void find_cupti(void)
+{
+    const char *home = getenv("CUDA_HOME");
+    char cand[1100], dir[1024] = "";
+    Dl_info info;
+    int i;
+    if (dladdr((void *)cudaMalloc, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        if (slash)
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - info.dli_fname), info.dli_fname);
+    }
+    for (i = 0; i < 4; i++) {
+        if (i == 0 && dir[0])
+            snprintf(cand, sizeof cand, "%s/libcupti.so", dir);
+        else if (i == 1 && home)
+            snprintf(cand, sizeof cand, "%s/lib64/libcupti.so", home);
+        else if (i == 2 && home)
+            snprintf(cand, sizeof cand, "%s/extras/CUPTI/lib64/libcupti.so", home);
+        else if (i == 3 && home)
+            snprintf(cand, sizeof cand, "%s/targets/x86_64-linux/lib/libcupti.so", home);
+        else
+            continue;
+        if (access(cand, R_OK) == 0) {
+            snprintf(J.cupti, sizeof J.cupti, "%s", cand);
+            return;
+        }
+    }
+}
+
 int gl_judge_init(const char *submission, const char *baseline, const char *subject_exe,
                   size_t pool_bytes, int allow_unisolated, char *why, size_t len)
 {
@@ -606,14 +751,26 @@ int gl_judge_init(const char *submission, const char *baseline, const char *subj
     if (pool_bytes > free_b / 2)
         pool_bytes = free_b / 2 / (1 << 20) * (1 << 20);
     J.pool_bytes = pool_bytes;
-    if ((err = cudaMalloc((void **)&J.pool, pool_bytes)) != cudaSuccess) {
+    J.vmm_fd = -1;
+    {   /* shared through the driver's virtual memory API: the subject maps it as fast as its
+         * own memory; else through CUDA IPC (slower in the subject: tests/unit/ipc_probe) */
+        char vwhy[256];
+        void *p = NULL;
+        int fd = -1;
+        if (gl_vmm_create(&J.pool_bytes, &p, &fd, vwhy, sizeof vwhy) == 0) {
+            J.pool = p;
+            J.vmm_fd = fd;
+        }
+    }
+    if (J.vmm_fd < 0 && (err = cudaMalloc((void **)&J.pool, pool_bytes)) != cudaSuccess) {
         snprintf(why, len, "the grader could not allocate its %zu MiB memory pool: %s",
                  pool_bytes >> 20, cudaGetErrorString(err));
         return -1;
     }
     gl_buf_set_allocator(pool_alloc, pool_free);
     gl_exec_set_backend(judge_backend);
-    err = cudaIpcGetMemHandle(&J.handle, J.pool);
+    find_cupti();
+    err = J.vmm_fd >= 0 ? cudaSuccess : cudaIpcGetMemHandle(&J.handle, J.pool);
     if (err != cudaSuccess) {
         cudaGetLastError();
         if (!allow_unisolated) {
@@ -643,6 +800,16 @@ const char *gl_judge_protections(void)
     return J.protections[0] ? J.protections : "not known yet (no subject started)";
 }
 
+int gl_judge_protections_known(void)
+{
+    return J.protections[0] != '\0';
+}
+
+const char *gl_judge_tool_protections(void)
+{
+    return J.tool_protections;
+}
+
 int gl_judge_isolated(void)
 {
     return J.isolated;
@@ -654,14 +821,17 @@ void gl_judge_test_begin(int timeout_s)
     J.deadline = now() + timeout_s;
     J.batch = 0;
     J.delay.set = 0;
+    J.batch_launcher = NULL;
+    J.pending = 0;
     nused = 0; /* every test starts with the whole pool */
 }
 
 void gl_judge_test_end(int broke)
 {
     J.batch = 0;
-    if (broke)
-        subject_kill(); /* a fresh subject for the next test */
+    if (broke || J.kit)
+        subject_kill(); /* a fresh subject for the next test (a student's) */
+    J.kit = 0;
     cudaGetLastError();
     cudaDeviceSynchronize();
 }
@@ -741,10 +911,14 @@ int gl_judge_in_process(void)
 
 static double time_rounds(const gl_timed *t, void *ctx, int student)
 {
-    double ms[64], t0, t1;
+    double ms[64], t0, t1, median;
     int r, i, rounds = t->rounds < 1 ? 1 : t->rounds > 63 ? 63 : t->rounds;
-    if (!student)
-        subject_kill(); /* the kit's baselines are timed with no subject alive */
+    if (!student && !J.in_process) {
+        /* the kit's baselines: no student's subject alive, and a subject of the kit's own runs
+         * them, so both sides of a ratio cross the same process boundary */
+        subject_kill();
+        J.kit = 1;
+    }
     for (r = 0; r <= rounds; r++) { /* round 0 warms up */
         if (t->prepare)
             t->prepare(ctx, r);
@@ -753,7 +927,7 @@ static double time_rounds(const gl_timed *t, void *ctx, int student)
         t0 = now();
         for (i = 0; i < t->calls; i++)
             t->call(ctx, i);
-        if (student && !J.in_process && S.pid)
+        if (!J.in_process && S.pid)
             remote_sync("the timed calls");
         else
             GL_CUDA(cudaDeviceSynchronize());
@@ -765,7 +939,12 @@ static double time_rounds(const gl_timed *t, void *ctx, int student)
         if (r > 0)
             ms[r - 1] = 1e3 * (t1 - t0) / t->calls;
     }
-    return gl_median(ms, rounds);
+    median = gl_median(ms, rounds);
+    if (J.kit) {
+        subject_kill();
+        J.kit = 0;
+    }
+    return median;
 }
 
 double gl_time_student(const gl_timed *t, void *ctx)
@@ -779,6 +958,15 @@ double gl_time_baseline(const gl_timed *t, void *ctx)
 }
 
 /* ---- which kernels ran ---- */
+
+void gl_forget_kernels(const char *launcher)
+{
+    int i, k = 0;
+    for (i = 0; i < nseen; i++)
+        if (strcmp(seen[i].launcher, launcher) != 0)
+            seen[k++] = seen[i];
+    nseen = k;
+}
 
 int gl_launched_kernels(const char *launcher, char (*names)[224], int max)
 {

@@ -36,6 +36,10 @@ int gl_judge_quit_and_wait(double timeout_s);
  * line that starts with NOT ISOLATED. */
 const char *gl_judge_protections(void);
 int gl_judge_isolated(void);
+int gl_judge_protections_known(void); /* a student's subject ran */
+/* The same for the subjects that ran under Nsight Compute or compute-sanitizer
+ * ("" if none did). */
+const char *gl_judge_tool_protections(void);
 int gl_judge_in_process(void);
 
 #endif

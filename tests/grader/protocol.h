@@ -25,9 +25,16 @@ enum {                    /* gl_request.flags */
 
 typedef struct {
     uint32_t magic;
-    char ipc_handle[64];  /* cudaIpcMemHandle_t of the pool */
+    char ipc_handle[64];  /* cudaIpcMemHandle_t of the pool (when vmm is 0) */
+    int32_t vmm;          /* the pool comes as a file descriptor (fd 5) of the driver's
+                             virtual memory API (vmm_pool.h) */
     uint64_t pool_bytes;
-    int32_t profiled;     /* under Nsight Compute: its lock file stays writable */
+    int32_t profiled;     /* under Nsight Compute: its lock file stays writable, no CUPTI */
+    int32_t profiled_contain; /* extra gl_contain_ex flags under a tool (a diagnosis:
+                                 GL_PROFILE_CONTAIN in the judge's environment) */
+    int32_t kit;          /* a kit subject: `submission` is the lab's own baselines, timed the
+                             same way as a student's launchers */
+    char cupti[1024];     /* libcupti to record the GPU's work with, or "" */
     char ncu_lock[512];
     char submission[4096];
 } gl_hello;
@@ -36,6 +43,7 @@ typedef struct {
     uint32_t magic;
     int32_t ok;           /* 1: contained, submission loaded, serving */
     int32_t landlock_abi, landlock, seccomp, no_new_privs, pdeathsig;
+    int32_t cupti;        /* the GPU's work is recorded by CUPTI too */
     char why[1024];       /* when not ok (or what containment is missing) */
 } gl_ready;
 
@@ -66,7 +74,10 @@ enum {                    /* what a launcher did, as the subject saw it */
     GL_EV_GRAPH,          /* cudaGraphLaunch */
     GL_EV_SYNC,           /* cudaDeviceSynchronize, cudaStreamSynchronize */
     GL_EV_EVENT,          /* cudaEventRecord, cudaStreamWaitEvent */
-    GL_EV_ALLOC           /* cudaMalloc*, cudaFree */
+    GL_EV_ALLOC,          /* cudaMalloc*, cudaFree */
+    GL_EV_GPU_KERNEL = 11,/* CUPTI: a kernel that ran (whoever launched it) */
+    GL_EV_GPU_COPY,       /* CUPTI: a copy the GPU did */
+    GL_EV_GPU_MEMSET      /* CUPTI: a memset the GPU did */
 };
 
 typedef struct {

@@ -17,6 +17,7 @@
 #include "grader.h"
 #include "judge.h"
 #include "profile.h"
+#include "sanitize.h"
 #include "results.h"
 
 #include "gl_check.h"
@@ -28,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,7 +39,8 @@
 #define MAX_TESTS 128
 
 typedef struct {
-    const TTest *test;
+    const TTest *test;        /* NULL for the sanitize kind, which the runner runs itself */
+    const char *launcher;     /* sanitize: the launcher */
     const char *id, *title;
     gl_kind kind;
     int needs_gpu;
@@ -47,7 +51,7 @@ static entry tests[MAX_TESTS];
 static int ntests;
 
 static const char *const kind_names[GL_NKINDS] = {"correctness", "technique", "performance",
-                                                  "profile"};
+                                                  "profile", "sanitize"};
 
 const char *gl_kind_name(gl_kind kind)
 {
@@ -78,6 +82,8 @@ typedef struct {
     char gpu_name[300];  /* its name and compute capability, or why there is none */
     char ncu[4096];      /* Nsight Compute, or empty */
     char no_ncu[256];    /* why not */
+    char sanitizer[4096];/* compute-sanitizer, or empty */
+    char no_sanitizer[256];
 } machine;
 
 static machine m;
@@ -104,6 +110,49 @@ static int executable(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static void probe_tool(const char *env_name, const char *tool, const char *const *subdirs,
+                       char *found, size_t flen, char *why, size_t wlen);
+
+static void probe_sanitizer(void)
+{
+    static const char *const sub[] = {"bin", "compute-sanitizer", NULL};
+    probe_tool("COMPUTE_SANITIZER", "compute-sanitizer", sub, m.sanitizer, sizeof m.sanitizer,
+               m.no_sanitizer, sizeof m.no_sanitizer);
+}
+
+static void probe_tool(const char *env_name, const char *tool, const char *const *subdirs,
+                       char *found, size_t flen, char *why, size_t wlen)
+{
+    const char *env = getenv(env_name), *path = getenv("PATH"), *cuda = getenv("CUDA_HOME");
+    char cand[4096];
+    int i;
+    if (env && *env) {
+        if (executable(env))
+            snprintf(found, flen, "%s", env);
+        else
+            snprintf(why, wlen, "%s=%s is not an executable", env_name, env);
+        return;
+    }
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        snprintf(cand, sizeof cand, "%.*s/%s", (int)n, path, tool);
+        if (n && executable(cand)) {
+            snprintf(found, flen, "%s", cand);
+            return;
+        }
+        path += n + (path[n] == ':');
+    }
+    for (i = 0; cuda && *cuda && subdirs[i]; i++) {
+        snprintf(cand, sizeof cand, "%s/%s/%s", cuda, subdirs[i], tool);
+        if (executable(cand)) {
+            snprintf(found, flen, "%s", cand);
+            return;
+        }
+    }
+    snprintf(why, wlen, "%s is not installed here (not on PATH, not in CUDA_HOME; %s=/path "
+             "names it)", tool, env_name);
 }
 
 static void probe_ncu(void)
@@ -157,6 +206,23 @@ static void explain_error(const char *msg, int timeout_s, char *out, size_t len)
     snprintf(out, len, "%s", msg && *msg ? msg : "the test failed without a message");
 }
 
+/* Judges of several labs may share a GPU: timed and profiled tests hold it
+ * alone (an exclusive lock), the others share it (--gpu-lock FILE). */
+static int gpu_lock_fd = -1;
+
+static void gpu_lock(int exclusive)
+{
+    if (gpu_lock_fd >= 0)
+        while (flock(gpu_lock_fd, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR)
+            ;
+}
+
+static void gpu_unlock(void)
+{
+    if (gpu_lock_fd >= 0)
+        flock(gpu_lock_fd, LOCK_UN);
+}
+
 static void run_test(const entry *e, gl_result *r)
 {
     Suite *s = suite_create(GL_LAB.name);
@@ -172,11 +238,13 @@ static void run_test(const entry *e, gl_result *r)
     sr = srunner_create(s);
     /* in this process: it runs only the kit's code; the student's runs in the subject */
     srunner_set_fork_status(sr, CK_NOFORK);
+    gpu_lock(e->kind == GL_PERFORMANCE || e->kind == GL_PROFILE);
     gl_judge_test_begin(e->timeout_s);
     fflush(NULL);
     t0 = now();
     srunner_run_all(sr, CK_SILENT);
     r->seconds = now() - t0;
+    gpu_unlock();
     res = srunner_results(sr);
     rtype = tr_rtype(res[0]);
     st = gl_test_outcome();
@@ -291,9 +359,13 @@ static void print_review(const char *dir, FILE *out)
     free(text);
 }
 
+static double kind_seconds[GL_NKINDS]; /* time spent on each kind */
+static double started;
+
 static void add_points(const entry *e, const gl_result *r, int *score, int *max, int *skipped,
                        int *total, int *got, int *failed)
 {
+    kind_seconds[e->kind] += r->seconds;
     *total += e->points;
     max[e->kind] += e->points;
     if (r->status == GL_SKIP) {
@@ -322,7 +394,7 @@ int main(int argc, char **argv)
     char path[4096], why[1024];
     int i, list = 0, built, failed = 0, allow_unisolated = 0, judge_ok = 0;
     int score[GL_NKINDS] = {0}, max[GL_NKINDS] = {0}, skipped_points = 0, total = 0, got = 0;
-    int deferred[MAX_TESTS], ndeferred = 0;
+    int deferred[MAX_TESTS], ndeferred = 0, sanitize[MAX_TESTS], nsanitize = 0;
     FILE *out;
     char *log;
 
@@ -347,11 +419,28 @@ int main(int argc, char **argv)
             kinds = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "--only")) {
             only = argv[++i];
+        } else if (i + 1 < argc && !strcmp(argv[i], "--gpu-lock")) {
+            gpu_lock_fd = open(argv[++i], O_RDWR | O_CREAT | O_CLOEXEC, 0666);
         } else {
             usage();
         }
     }
+    started = now();
     GL_LAB.add_tests();
+    {   /* the sanitize kind: one test per launcher of the student's */
+        const gl_launcher *l;
+        static char ids[32][96], titles[32][192];
+        int k = 0;
+        for (l = LAB_LAUNCHERS; l->name && k < 32; l++) {
+            if (l->flags & (GL_GIVEN | GL_HOST_CODE))
+                continue;
+            snprintf(ids[k], sizeof ids[k], "sanitize_%s", l->name);
+            snprintf(titles[k], sizeof titles[k], "%s: memcheck, racecheck, synccheck", l->name);
+            gl_add(NULL, ids[k], GL_SANITIZE, 1, 300, titles[k]);
+            tests[ntests - 1].launcher = l->name;
+            k++;
+        }
+    }
     if (list) {
         for (i = 0; i < ntests; i++)
             printf("%-12s %-28s %3d  %s\n", gl_kind_name(tests[i].kind), tests[i].id,
@@ -370,7 +459,7 @@ int main(int argc, char **argv)
                 known |= strlen(kind_names[k]) == n && !strncmp(p, kind_names[k], n);
             if (n && !known) {
                 fprintf(stderr, "grader: unknown kind '%.*s' (kinds: correctness, technique, "
-                                "performance, profile)\n", (int)n, p);
+                                "performance, profile, sanitize)\n", (int)n, p);
                 return 2;
             }
             any |= n > 0;
@@ -379,12 +468,13 @@ int main(int argc, char **argv)
         }
         if (!any) {
             fprintf(stderr, "grader: KIND= names no kind (kinds: correctness, technique, "
-                            "performance, profile)\n");
+                            "performance, profile, sanitize)\n");
             return 2;
         }
     }
 
     setenv("GL_DIR", dir, 1);
+    setenv("GL_BASELINE", baseline, 1); /* gl_baseline_ptx: the given kernels' PTX beside it */
     snprintf(path, sizeof path, "%s/submission.so", dir);
     {
         char seed[32];
@@ -396,6 +486,7 @@ int main(int argc, char **argv)
     if (built) {
         probe_gpu();
         probe_ncu();
+        probe_sanitizer();
     }
     if (m.gpu) {
         int r = gl_judge_init(path, baseline, subject, (size_t)GL_LAB.pool_mib << 20,
@@ -461,6 +552,12 @@ int main(int argc, char **argv)
         } else if (e->kind == GL_PROFILE) {
             deferred[ndeferred++] = i; /* one Nsight Compute session for all of them, below */
             continue;
+        } else if (e->kind == GL_SANITIZE && !m.sanitizer[0]) {
+            r.status = GL_SKIP;
+            snprintf(r.message, sizeof r.message, "%s", m.no_sanitizer);
+        } else if (e->kind == GL_SANITIZE) {
+            sanitize[nsanitize++] = i; /* three sessions for all of them, below */
+            continue;
         } else {
             run_test(e, &r);
         }
@@ -479,7 +576,11 @@ int main(int argc, char **argv)
             init_result(&tests[deferred[i]], &r);
             run_test(&tests[deferred[i]], &r);
         }
+        double t0 = now();
+        gpu_lock(1);
         gl_profile_session(m.ncu);
+        gpu_unlock();
+        kind_seconds[GL_PROFILE] += now() - t0; /* the session, shared by the tests */
         for (i = 0; i < ndeferred; i++) {
             const entry *e = &tests[deferred[i]];
             gl_result r;
@@ -491,12 +592,42 @@ int main(int argc, char **argv)
             add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
         }
     }
+    if (nsanitize) {
+        gl_sanitize_result res[MAX_TESTS];
+        double t0 = now();
+        memset(res, 0, sizeof res);
+        for (i = 0; i < nsanitize; i++)
+            res[i].launcher = tests[sanitize[i]].launcher;
+        gl_sanitize_run(m.sanitizer, res, nsanitize);
+        for (i = 0; i < nsanitize; i++) {
+            const entry *e = &tests[sanitize[i]];
+            gl_result r;
+            init_result(e, &r);
+            r.seconds = (now() - t0) / nsanitize;
+            r.status = res[i].error[0] ? GL_FAIL : GL_PASS;
+            if (res[i].error[0])
+                snprintf(r.message, sizeof r.message, "%s", res[i].error);
+            else
+                snprintf(r.message, sizeof r.message, "no error on a small problem");
+            r.score = r.status == GL_PASS ? e->points : 0;
+            print_line(e, &r);
+            gl_result_write(out, &r);
+            add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
+        }
+    }
     if (judge_ok)
         gl_judge_finish();
-    if (built && m.gpu) {
+    if (built && m.gpu && gl_judge_protections_known()) {
         printf("  protections: %s\n", gl_judge_protections());
         gl_fact_write(out, "protections", gl_judge_protections());
         gl_fact_write(out, "isolated", gl_judge_isolated() ? "yes" : "no");
+    }
+    if (built && m.gpu) {
+        if (gl_judge_tool_protections()[0]) {
+            printf("  under Nsight Compute or compute-sanitizer: %s\n",
+                   gl_judge_tool_protections());
+            gl_fact_write(out, "tool_protections", gl_judge_tool_protections());
+        }
     }
     fclose(out);
 
@@ -507,6 +638,10 @@ int main(int argc, char **argv)
     for (i = 0; i < GL_NKINDS; i++)
         if (max[i])
             printf(" %s %d/%d", kind_names[i], score[i], max[i]);
-    printf("\n\n");
+    printf("\n  time:");
+    for (i = 0; i < GL_NKINDS; i++)
+        if (max[i])
+            printf(" %s %.1f s", kind_names[i], kind_seconds[i]);
+    printf(" (the whole lab %.1f s)\n\n", now() - started);
     return failed ? 1 : 0;
 }

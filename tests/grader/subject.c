@@ -21,7 +21,9 @@
  * the lab. */
 #define _GNU_SOURCE
 #include "contain.h"
+#include "gpu_record.h"
 #include "protocol.h"
+#include "vmm_pool.h"
 
 #include "gl_delay.h"
 #include "gl_exec.h"
@@ -43,6 +45,7 @@
 #define TO_JUDGE 4
 
 static void *submission;            /* dlopen handle */
+static int kit;                     /* the library is the lab's own baselines */
 static char submission_path[4096];  /* its path as the loader knows it */
 static unsigned char *pool;         /* the judge's pool, mapped here */
 static uint64_t pool_bytes;
@@ -141,6 +144,30 @@ static const void *func_of(void *handle)
         if (handles[i].handle == handle)
             return handles[i].func;
     return handle;
+}
+
+/* What CUPTI saw the GPU do (gpu_record.c), added to the current answer. */
+static int cupti_on;
+
+static void gpu_event(void *ctx, int what, const char *name, unsigned long long threads,
+                      unsigned long long bytes)
+{
+    int saved_call = in_call, saved_kit = in_kit;
+    (void)ctx;
+    in_call = 1;
+    in_kit = 0;
+    record(what == GL_GPU_KERNEL ? GL_EV_GPU_KERNEL
+           : what == GL_GPU_COPY ? GL_EV_GPU_COPY
+                                 : GL_EV_GPU_MEMSET,
+           name, 0, 0, threads, bytes);
+    in_call = saved_call;
+    in_kit = saved_kit;
+}
+
+static void flush_gpu_record(void)
+{
+    if (cupti_on)
+        gl_gpu_record_flush(gpu_event, NULL);
 }
 
 /* The real function: the next definition after this executable's. */
@@ -403,7 +430,8 @@ static void serve_call(const gl_request *rq, unsigned char *blob)
     reply.magic = GL_PROTO_MAGIC;
     reply.outside = outside;
     outside = 0;
-    fn = l && !(l->flags & GL_GIVEN) ? dlsym(submission, rq->launcher) : NULL;
+    /* a student's subject serves the student's launchers; a kit subject the given ones */
+    fn = l && !(l->flags & GL_GIVEN) == !kit ? dlsym(submission, rq->launcher) : NULL;
     if (!fn) {
         reply.missing = 1;
         return;
@@ -433,8 +461,10 @@ static void serve_call(const gl_request *rq, unsigned char *blob)
     in_call = 0;
     in_kit = 1;
     err = cudaGetLastError();
-    if (err == cudaSuccess && (rq->flags & GL_CALL_SYNC))
+    if (err == cudaSuccess && (rq->flags & GL_CALL_SYNC)) {
         err = cudaDeviceSynchronize();
+        flush_gpu_record();
+    }
     in_kit = 0;
     reply.status = err;
     reply.sticky = sticky(err);
@@ -463,24 +493,41 @@ int main(void)
     void *base = NULL;
 
     signal(SIGPIPE, SIG_IGN);
-    /* nothing of the judge's but the two pipes (and the standard streams, /dev/null) */
-    for (int fd = 5; fd < 1024; fd++)
-        close(fd);
     memset(&ready, 0, sizeof ready);
     ready.magic = GL_PROTO_MAGIC;
     if (read_all(FROM_JUDGE, &hello, sizeof hello) || hello.magic != GL_PROTO_MAGIC)
         return 2;
-    hello.submission[sizeof hello.submission - 1] = '\0';
 
-    /* 1. the pool, while opening an IPC handle is still allowed */
+    hello.submission[sizeof hello.submission - 1] = '\0';
+    kit = hello.kit;
+
+    /* nothing of the judge's but the two pipes, the pool's descriptor (fd 5) and the standard
+     * streams (/dev/null); under a tool (Nsight Compute, compute-sanitizer) the tool's own
+     * channels stay open. Before CUDA opens its own. */
+    if (!hello.profiled)
+        for (int fd = 6; fd < 1024; fd++)
+            close(fd);
+
+    /* 1. the pool, while opening it is still allowed */
     in_kit = 1;
-    memcpy(&handle, hello.ipc_handle, sizeof handle);
-    err = cudaIpcOpenMemHandle(&base, handle, cudaIpcMemLazyEnablePeerAccess);
-    if (err != cudaSuccess)
-        fail_ready(&ready, "the subject could not open the judge's memory (CUDA IPC): %s",
-                   cudaGetErrorString(err));
+    if (hello.vmm) {
+        char why[256];
+        cudaFree(0); /* the context the pool is mapped into */
+        if (gl_vmm_import(5, hello.pool_bytes, &base, why, sizeof why) != 0)
+            fail_ready(&ready, "the subject could not map the judge's memory: %s", why);
+        close(5);
+    } else {
+        memcpy(&handle, hello.ipc_handle, sizeof handle);
+        err = cudaIpcOpenMemHandle(&base, handle, cudaIpcMemLazyEnablePeerAccess);
+        if (err != cudaSuccess)
+            fail_ready(&ready, "the subject could not open the judge's memory (CUDA IPC): %s",
+                       cudaGetErrorString(err));
+    }
     pool = base;
     pool_bytes = hello.pool_bytes;
+    hello.cupti[sizeof hello.cupti - 1] = '\0';
+    if (!hello.profiled && hello.cupti[0] && gl_gpu_record_start(hello.cupti) == 0)
+        cupti_on = ready.cupti = 1;
     in_kit = 0;
 
     /* 2. contained from here on. Under Nsight Compute its injected library
@@ -489,7 +536,7 @@ int main(void)
     if (hello.profiled) {
         const char *lock[] = {hello.ncu_lock, NULL};
         hello.ncu_lock[sizeof hello.ncu_lock - 1] = '\0';
-        gl_contain_ex(&c, lock, 1);
+        gl_contain_ex(&c, lock, GL_CONTAIN_WRITE_OPENS | hello.profiled_contain);
     } else {
         gl_contain(&c);
     }
@@ -525,6 +572,7 @@ int main(void)
             reply.magic = GL_PROTO_MAGIC;
             in_kit = 1;
             err = cudaDeviceSynchronize();
+            flush_gpu_record();
             in_kit = 0;
             reply.status = err;
             reply.sticky = sticky(err);

@@ -118,10 +118,16 @@ nvcc=$nvcc_saved
 expect_refused "a bogus --nvcc exits 2 (toolchain)" "$tmp/out/bogus" 2 "no nvcc at"
 
 # 8. flags this nvcc rejects: also the toolchain's (2), whatever the file
-flags_saved=("${flags[@]}") flags=(-gencode arch=compute_1,code=sm_1)
+flags_saved=("${flags[@]}") flags=(-gencode 'arch=compute_1,code=sm_1')
 compile badflags "$reference" "$tmp/out/badflags"
 flags=("${flags_saved[@]}")
 expect_refused "flags nvcc rejects exit 2 (toolchain)" "$tmp/out/badflags" 2 "a toolchain problem"
+
+flags_saved=("${flags[@]}") flags=("${flags[@]}" -Icommon)
+compile includeflag "$reference" "$tmp/out/includeflag"
+flags=("${flags_saved[@]}")
+expect_refused "an include folder among the flags exits 2 (the script adds -I src alone)" \
+    "$tmp/out/includeflag" 2 "may not name include folders"
 
 # 9. an include only the device pass sees
 student "$tmp/sub/device/transpose.cu" '#ifdef __CUDA_ARCH__' "#include \"$tmp/kit/solutions/08-transpose/transpose.cu\"" '#endif'
@@ -135,22 +141,42 @@ compile kitheader "$tmp/sub/kitheader/transpose.cu" "$tmp/out/kitheader"
 expect_refused "a kit header (gl_check.h) is not in view" "$tmp/out/kitheader" 1 \
     "a submission is compiled with only its lab's header (transpose.h)"
 
-# 11-13. the assembler's file inclusion: as written, split into pieces, in escapes
+# 11-15. the assembler's file inclusion: as written, in pieces, in escapes, behind line
+# markers of its own; and a comment that only mentions it
 student "$tmp/sub/incbin/transpose.cu" 'asm(".section .rodata\n.incbin \"/etc/hostname\"\n.previous");'
 compile incbin "$tmp/sub/incbin/transpose.cu" "$tmp/out/incbin"
 expect_refused ".incbin is refused, naming the line" "$tmp/out/incbin" 1 "transpose.cu line 2 uses .incbin"
 student "$tmp/sub/pieces/transpose.cu" '#define DOT "."' 'asm(DOT "inc" "bi" "n \"/etc/hostname\"");'
 compile pieces "$tmp/sub/pieces/transpose.cu" "$tmp/out/pieces"
-expect_refused ".incbin in string pieces is refused" "$tmp/out/pieces" 1 "transpose.cu line 3 spells out .incbin"
+expect_refused ".incbin in string pieces is refused" "$tmp/out/pieces" 1 "transpose.cu line 3 uses .incbin"
 student "$tmp/sub/escapes/transpose.cu" '' '' 'asm("\x2e\151ncb\u0069n \"/etc/hostname\"");'
 compile escapes "$tmp/sub/escapes/transpose.cu" "$tmp/out/escapes"
-expect_refused ".incbin in escapes is refused" "$tmp/out/escapes" 1 "transpose.cu line 4 spells out .incbin"
+expect_refused ".incbin in escapes is refused" "$tmp/out/escapes" 1 "transpose.cu line 4 uses .incbin"
 
-# 14. --src inside DIR/src: grading the copy of an earlier run again
+student "$tmp/sub/marker/transpose.cu" '# 1 "/usr/include/stdio.h" 1 3' 'asm(".inc" "bin \"/etc/hostname\"");'
+compile marker "$tmp/sub/marker/transpose.cu" "$tmp/out/marker"
+expect_refused ".incbin behind a line marker of its own is refused" "$tmp/out/marker" 1 "transpose.cu uses .incbin"
+# what a comment says is no use of it
+mkdir -p "$tmp/sub/comment"
+{ cat "$reference"; echo '/* no asm(".incbin \"x\"") here; // .include "y" */'; } >"$tmp/sub/comment/transpose.cu"
+compile comment "$tmp/sub/comment/transpose.cu" "$tmp/out/comment"
+expect_built "a comment that mentions .incbin compiles" "$tmp/out/comment"
+
+# 16. --src inside DIR/src: grading the copy of an earlier run again
 compile again "$tmp/out/reference/src/transpose.cu" "$tmp/out/reference"
 expect_built "DIR/src/transpose.cu given as --src compiles again" "$tmp/out/reference"
 
-# 15. the tool's own arguments
+# 17-18. symbolic links a handed-in folder may hold (git keeps them)
+mkdir -p "$tmp/sub/link" "$tmp/sub/linkdir"
+ln -s "$reference" "$tmp/sub/link/transpose.cu"
+compile link "$tmp/sub/link/transpose.cu" "$tmp/out/link"
+expect_refused "a file that is a symbolic link is refused" "$tmp/out/link" 1 "transpose.cu is a symbolic link"
+ln -s "$kit/solutions/08-transpose" "$tmp/sub/linkdir/08-transpose"
+compile linkdir "$tmp/sub/linkdir/08-transpose/transpose.cu" "$tmp/out/linkdir"
+expect_refused "a lab folder that is a symbolic link is refused" "$tmp/out/linkdir" 1 \
+    "the folder of transpose.cu (08-transpose) is a symbolic link"
+
+# 19. the tool's own arguments
 "$tool" --nvcc "$nvcc" --src "$reference" --out "$tmp/out/args" -- "${flags[@]}" >/dev/null 2>"$tmp/args.stderr"
 rc=$? err=$(cat "$tmp/args.stderr") log=''
 result "a missing --lab-header exits 2" "$([ "$rc" = 2 ] || echo "exit $rc, not 2")"

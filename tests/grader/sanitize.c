@@ -1,0 +1,146 @@
+/* sanitize.c: the sanitize kind. compute-sanitizer runs the subject three
+ * times (memcheck, racecheck, synccheck); in each session every student
+ * launcher of the lab runs once on a small problem (GL_LAB.probe), and the
+ * errors the tool writes to its own log file are given to the launcher whose
+ * kernel they name. The tool, not the subject, writes the log: the student's
+ * code cannot write files, and what it prints goes nowhere. */
+#define _GNU_SOURCE
+#include "sanitize.h"
+
+#include "grader.h"
+#include "inspect.h"
+#include "judge.h"
+
+#include "gl_check.h"
+
+#include <ctype.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
+
+static jmp_buf probe_failed;
+
+static void catch_failure(const char *message)
+{
+    (void)message; /* the correctness tests report what is wrong */
+    longjmp(probe_failed, 1);
+}
+
+/* The source name of a mangled kernel name (_Z23transpose_padded_kernelPfPKfii
+ * -> transpose_padded_kernel), or the name itself (extern "C"). */
+static void source_name(const char *mangled, char *out, size_t len)
+{
+    const char *p = mangled;
+    long n;
+    if (strncmp(p, "_Z", 2) != 0) {
+        snprintf(out, len, "%s", mangled);
+        return;
+    }
+    p += 2;
+    while (*p && !isdigit((unsigned char)*p)) /* N (nested), L (internal linkage) ... */
+        p++;
+    n = strtol(p, (char **)&p, 10);
+    snprintf(out, len, "%.*s", (int)(n > 0 && (size_t)n < len ? n : 0), p);
+}
+
+/* The first error block of the log that names one of the kernels. */
+static int find_error(const char *log, char (*kernels)[224], int nk, char *out, size_t len)
+{
+    const char *p = log;
+    while (p && *p) {
+        const char *line = p, *eol = strchr(p, '\n'), *end;
+        int k;
+        p = eol ? eol + 1 : NULL;
+        /* a block starts at a "========= " line that is not a detail ("=========     at") */
+        if (strncmp(line, "========= ", 10) != 0 || line[10] == ' ' ||
+            !strncmp(line + 10, "ERROR SUMMARY", 13) || !strncmp(line + 10, "COMPUTE-SANITIZER", 17))
+            continue;
+        end = p;
+        while (end && !strncmp(end, "=========  ", 11)) { /* its details */
+            const char *e = strchr(end, '\n');
+            end = e ? e + 1 : NULL;
+        }
+        for (k = 0; k < nk; k++) {
+            char name[224], *hit;
+            size_t blen = end ? (size_t)(end - line) : strlen(line);
+            char *block = strndup(line, blen);
+            source_name(kernels[k], name, sizeof name);
+            hit = block && *name ? strstr(block, name) : NULL;
+            if (hit) {
+                size_t i;
+                for (i = 0; block[i]; i++) /* one paragraph for the report */
+                    if (block[i] == '\n')
+                        block[i] = ' ';
+                snprintf(out, len, "%s", block);
+                free(block);
+                return 1;
+            }
+            free(block);
+        }
+    }
+    return 0;
+}
+
+void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
+{
+    char dir[] = "/tmp/gpulabs-sanitize-XXXXXX";
+    gl_fail_handler old;
+    int t;
+    volatile int i;
+
+    if (!mkdtemp(dir)) {
+        for (i = 0; i < n; i++)
+            snprintf(res[i].error, sizeof res[i].error, "grader: no temporary folder");
+        return;
+    }
+    for (t = 0; t < 3; t++) {
+        char log[128];
+        const char *argv[12];
+        char *text;
+        int argc = 0;
+        snprintf(log, sizeof log, "%s/%s.log", dir, tools[t]);
+        argv[argc++] = sanitizer;
+        argv[argc++] = "--tool";
+        argv[argc++] = tools[t];
+        argv[argc++] = "--log-file";
+        argv[argc++] = log;
+        argv[argc++] = "--print-limit";
+        argv[argc++] = "20";
+        argv[argc] = NULL;
+        gl_judge_wrap_subject(argv);
+        old = gl_set_fail_handler(catch_failure);
+        for (i = 0; i < n; i++) {
+            gl_judge_test_begin(300);
+            if (setjmp(probe_failed) == 0)
+                GL_LAB.probe(res[i].launcher);
+            gl_judge_test_end(0);
+        }
+        gl_set_fail_handler(old);
+        gl_judge_quit_and_wait(300.0);
+        gl_judge_wrap_subject(NULL);
+        text = gl_read_file(log);
+        remove(log);
+        if (!text) {
+            for (i = 0; i < n; i++)
+                if (!res[i].error[0])
+                    snprintf(res[i].error, sizeof res[i].error,
+                             "grader: compute-sanitizer %s wrote no log (%s)", tools[t], sanitizer);
+            continue;
+        }
+        for (i = 0; i < n; i++) {
+            char kernels[8][224], block[1024];
+            int nk = gl_launched_kernels(res[i].launcher, kernels, 8);
+            if (!res[i].found && find_error(text, kernels, nk, block, sizeof block)) {
+                res[i].found = 1;
+                snprintf(res[i].error, sizeof res[i].error, "compute-sanitizer %s: %.900s",
+                         tools[t], block);
+            }
+        }
+        free(text);
+    }
+    rmdir(dir);
+}
