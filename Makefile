@@ -36,7 +36,13 @@ LAB_UNKNOWN := $(strip $(foreach x,$(LAB_WORDS),$(if $(call find_lab,$(x)),,$(x)
 # ---- toolchain: CUDA 11.x to 13.x ----
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 NVCC := $(NVCC)
+# CUDA_HOME follows an NVCC that was given (on the command line or in the environment), so
+# that the student's file, the runner and the demos are built with one toolkit
+ifneq ($(filter command line environment,$(origin NVCC)),)
+CUDA_HOME := $(patsubst %/bin/nvcc,%,$(NVCC))
+else
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+endif
 CUDA_LIB := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib) $(CUDA_HOME)/lib64)
 export CUDA_HOME
 # The one architecture variable: the GPU's compute capability, else sm_75 (tools/gpu-arch).
@@ -45,6 +51,14 @@ ARCH := $(ARCH)
 export ARCH
 SM := $(ARCH:sm_%=%)
 GENCODE := -gencode arch=compute_$(SM),code=[sm_$(SM),compute_$(SM)]
+# Every setting that changes what is built is a dependency of all of it: a changed NVCC,
+# ARCH, CUDA_HOME, flags or toolkit version rebuilds everything (build/toolchain.stamp holds
+# the last settings and is rewritten only when they change).
+TOOLCHAIN := $(NVCC) | $(shell "$(NVCC)" --version 2>/dev/null | tail -1) | $(ARCH) | \
+             $(CUDA_HOME) | $(NVCCFLAGS) | $(CFLAGS) | $(CC)
+TOOLCHAIN_STAMP := $(BUILD)/toolchain.stamp
+$(shell mkdir -p $(BUILD); [ "$$(cat $(TOOLCHAIN_STAMP) 2>/dev/null)" = '$(subst ','"'"',$(TOOLCHAIN))' ] || \
+  printf '%s\n' '$(subst ','"'"',$(TOOLCHAIN))' > $(TOOLCHAIN_STAMP))
 
 # ---- Check, through pkg-config; CHECK_PREFIX= names a Check installed without root ----
 ifneq ($(CHECK_PREFIX),)
@@ -91,11 +105,11 @@ COMMON_HEADERS := $(wildcard common/*.h)
 $(LIB): $(COMMON_OBJS)
 	$(call say,AR,$@) ar rcs $@ $^
 
-$(BUILD)/common/%.o: common/%.c $(COMMON_HEADERS)
+$(BUILD)/common/%.o: common/%.c $(COMMON_HEADERS) $(TOOLCHAIN_STAMP)
 	@mkdir -p $(@D)
 	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) -c $< -o $@
 
-$(BUILD)/common/%.o: common/%.cu $(COMMON_HEADERS)
+$(BUILD)/common/%.o: common/%.cu $(COMMON_HEADERS) $(TOOLCHAIN_STAMP)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<) $(NVCC) $(NVFLAGS) -c $< -o $@
 
@@ -109,7 +123,7 @@ SUBJECT_OBJS := $(BUILD)/tests/grader/subject.o $(BUILD)/tests/grader/contain.o 
                 $(BUILD)/tests/grader/gpu_record.o $(BUILD)/tests/grader/vmm_pool.o
 GRADER_HEADERS := $(wildcard tests/grader/*.h) $(COMMON_HEADERS)
 
-$(BUILD)/tests/grader/%.o: tests/grader/%.c $(GRADER_HEADERS)
+$(BUILD)/tests/grader/%.o: tests/grader/%.c $(GRADER_HEADERS) $(TOOLCHAIN_STAMP)
 	@mkdir -p $(@D)
 	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) -I$(CUDA_HOME)/extras/CUPTI/include $(CHECK_CFLAGS) \
 	    -c $< -o $@
@@ -163,16 +177,18 @@ $(BUILD)/labs/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/lab.o \
 $(BUILD)/solutions/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/lab.o \
                               $(BUILD)/labs/$(1)/baselines.o $(BUILD)/solutions/$(1)/$(2).o $(LIB)
 	$$(call say,LINK,$$@) $(CC) -rdynamic $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
-$(BUILD)/labs/$(1)/demo.o: labs/$(1)/demo.c labs/$(1)/lab.h labs/$(1)/$(2).h $(COMMON_HEADERS)
+$(BUILD)/labs/$(1)/demo.o: labs/$(1)/demo.c labs/$(1)/lab.h labs/$(1)/$(2).h $(COMMON_HEADERS) \
+                          $(TOOLCHAIN_STAMP)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) -Ilabs/$(1) -c $$< -o $$@
-$(BUILD)/labs/$(1)/lab.o: labs/$(1)/lab.c labs/$(1)/lab.h labs/$(1)/$(2).h $(COMMON_HEADERS)
+$(BUILD)/labs/$(1)/lab.o: labs/$(1)/lab.c labs/$(1)/lab.h labs/$(1)/$(2).h $(COMMON_HEADERS) \
+                         $(TOOLCHAIN_STAMP)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) -Ilabs/$(1) -c $$< -o $$@
-$(BUILD)/labs/$(1)/%.o: labs/$(1)/%.cu labs/$(1)/$(2).h
+$(BUILD)/labs/$(1)/%.o: labs/$(1)/%.cu labs/$(1)/$(2).h $(TOOLCHAIN_STAMP)
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -c $$< -o $$@
-$(BUILD)/solutions/$(1)/$(2).o: solutions/$(1)/$(2).cu labs/$(1)/$(2).h
+$(BUILD)/solutions/$(1)/$(2).o: solutions/$(1)/$(2).cu labs/$(1)/$(2).h $(TOOLCHAIN_STAMP)
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -c $$< -o $$@
 
@@ -185,10 +201,11 @@ $(BUILD)/tests/$(1)/runner: $(BUILD)/tests/$(1)/suite.o $(BUILD)/labs/$(1)/lab.o
 	    $(GRADER_OBJS) $(LIB) $(CHECK_LIBS) $(CUDA_LIBS) -o $$@
 $(BUILD)/tests/$(1)/subject: $(SUBJECT_OBJS) $(BUILD)/labs/$(1)/lab.o $(LIB)
 	$$(call say,LINK,$$@) $(CC) -rdynamic -Wl,-z,now $$^ $(CUDA_LIBS) -o $$@
-$(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/lab.h labs/$(1)/$(2).h $(GRADER_HEADERS)
+$(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/lab.h labs/$(1)/$(2).h $(GRADER_HEADERS) \
+                             $(TOOLCHAIN_STAMP)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -Ilabs/$(1) -c $$< -o $$@
-$(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h \
+$(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h $(TOOLCHAIN_STAMP) \
                                   $(filter %.o,$(call lab_so_libs,$(1))) $(COMMON_HEADERS)
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -shared -cudart shared $$< -o $$@ \
@@ -199,7 +216,7 @@ $(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h \
 # checked (tools/compile-submission); a file that does not compile is not a make error: the
 # runner reports it (with the compiler's messages). A toolchain that cannot compile at all is
 # one (exit 2): never a student's zero. gl-review lists what the lab never needs.
-$(GRADE)/$(1)/build.log: $(SRC)/$(1)/$(2).cu labs/$(1)/$(2).h tools/compile-submission \
+$(GRADE)/$(1)/build.log: $(SRC)/$(1)/$(2).cu labs/$(1)/$(2).h tools/compile-submission $(TOOLCHAIN_STAMP) \
                          $(BUILD)/tools/gl-review
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$<) tools/compile-submission --nvcc "$(NVCC)" --lab-header labs/$(1)/$(2).h \
@@ -240,7 +257,13 @@ help: ## list the targets
 	@echo "  CHECK_PREFIX=dir (Check without root)  V=1 (show commands)"
 	@echo "Labs: $(LABS)"
 
-info: $(BUILD)/tools/gl-info ## the GPU: name, SMs, memory, L2, bandwidth (theoretical and measured)
+info: $(BUILD)/tools/gl-info $(BUILD)/tests/unit/contain_probe ## the toolchain, the tools, the grader's isolation, the GPU
+	@echo "toolkit:          $(NVCC) ($$("$(NVCC)" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p')), CUDA_HOME=$(CUDA_HOME), ARCH=$(ARCH)"
+	@echo "host compiler:    $$($(CC) --version 2>/dev/null | head -1) (CC=$(CC)); nvcc's: $$("$(NVCC)" $(NVCCFLAGS) -E -x cu /dev/null -Xcompiler -v 2>&1 | grep -m1 -i ' version ' || echo '?')"
+	@echo "Check:            $$($(PKG_CONFIG_ENV) pkg-config --modversion check 2>/dev/null || echo 'not found (make deps)')"
+	@echo "Nsight Compute:   $$(p=$${NCU:-$$(command -v ncu || ls $(CUDA_HOME)/bin/ncu 2>/dev/null)}; [ -n "$$p" ] && echo "$$p" || echo 'not found: the profile tests are skipped')"
+	@echo "compute-sanitizer: $$(p=$${COMPUTE_SANITIZER:-$$(command -v compute-sanitizer || ls $(CUDA_HOME)/bin/compute-sanitizer $(CUDA_HOME)/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)}; [ -n "$$p" ] && echo "$$p" || echo 'not found: the sanitize tests are skipped')"
+	@echo "grader isolation: $$($(BUILD)/tests/unit/contain_probe --report 2>&1 | sed 's/^protections: //')"
 	@$(BUILD)/tools/gl-info
 
 lab-arg:
@@ -289,7 +312,7 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $
 	$(BUILD)/tools/gl-report --out $(GRADE) $(if $(EXPECT),--expect $(EXPECT) --caught "$(ONLY)") \
 	  $(foreach l,$(CHECK_LABS),$(GRADE)/$(l).results) && [ $$broke -eq 0 ]
 
-test: lab-arg all ## the kit's own tests: unit tests, solutions pass, starting files and wrong solutions fail (LAB=: one lab)
+test: lab-arg all ## the kit's own tests: unit tests, solutions pass, starting files and wrong solutions fail (LAB=: labs)
 	@$(MAKE) --no-print-directory test-unit
 	@$(MAKE) --no-print-directory test-solutions
 	@$(MAKE) --no-print-directory test-labs
@@ -317,12 +340,29 @@ test-labs:
 
 # Each wrong solution says what is wrong with it ("Wrong:") and which tests must
 # fail on it ("Caught-by:"); only those tests run.
+# Wrong solutions are graded TEST_JOBS at a time (they share the GPU: timed and profiled tests
+# take it alone); each one's report is printed whole, in order, then the count.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test-wrong: $(foreach p,$(WRONG_SEL),$(call wrong_src,$(p)))
-	@for p in $(WRONG_SEL); do \
+	@mkdir -p $(BUILD)/wrong; \
+	for p in $(WRONG_SEL); do \
 	  lab=$$(basename $$(dirname $$p)); name=$$(basename $$p .patch); \
-	  echo "== wrong solution $$lab/$$name: $$(sed -n 's/^Wrong: *//p' $$p) =="; \
-	  $(MAKE) --no-print-directory check SRC=$(BUILD)/wrong/$$lab/$$name LAB=$$lab EXPECT=caught \
-	    ONLY="$$(sed -n 's/^Caught-by: *//p' $$p)" || exit 1; done
+	  while [ $$(jobs -rp | wc -l) -ge $(TEST_JOBS) ]; do wait -n; done; \
+	  { echo "== wrong solution $$lab/$$name: $$(sed -n 's/^Wrong: *//p' $$p) =="; \
+	    $(MAKE) --no-print-directory check SRC=$(BUILD)/wrong/$$lab/$$name LAB=$$lab \
+	      EXPECT=caught CHECK_JOBS=1 ONLY="$$(sed -n 's/^Caught-by: *//p' $$p)"; \
+	    echo $$? > $(BUILD)/wrong/$$lab-$$name.status; } > $(BUILD)/wrong/$$lab-$$name.log 2>&1 & \
+	done; wait; \
+	caught=0; unchecked=0; escaped=0; \
+	for p in $(WRONG_SEL); do \
+	  lab=$$(basename $$(dirname $$p)); name=$$(basename $$p .patch); \
+	  cat $(BUILD)/wrong/$$lab-$$name.log; \
+	  if [ "$$(cat $(BUILD)/wrong/$$lab-$$name.status)" != 0 ]; then escaped=$$((escaped + 1)); \
+	  elif grep -q "make test: not checked here" $(BUILD)/wrong/$$lab-$$name.log; then \
+	    unchecked=$$((unchecked + 1)); else caught=$$((caught + 1)); fi; \
+	done; \
+	echo "make test-wrong: $$caught caught, $$unchecked not checked here (their tests need a GPU), $$escaped escaped"; \
+	[ $$escaped -eq 0 ]
 
 deps: ## install Check and pkg-config (apt, or CHECK_PREFIX= without root), and Marp for the slides
 	@CHECK_PREFIX="$(CHECK_PREFIX)" tools/install-deps check slides

@@ -10,9 +10,10 @@ int main(void)
     double copy;
 
     if (gl_device_query(&d, why, sizeof why) != 0) {
-        fprintf(stderr, "make info: %s.\nThe labs need an NVIDIA GPU with its driver; "
-                        "`make test` runs what needs none.\n", why);
-        return 1;
+        printf("GPU:              none: %s.\n                  The labs need an NVIDIA GPU with "
+               "its driver; `make test` runs what needs none, and the technique tests show "
+               "their verdicts as previews.\n", why);
+        return 0; /* a machine without a GPU is an answer, not an error */
     }
     copy = gl_memcpy_gbps(0);
     printf("device               %d: %s\n", d.device, d.name);

@@ -2,44 +2,49 @@
  * against. Read them; do not edit them: the grader builds its own copy. */
 #include "bank_conflicts.h"
 
-/* One warp per tile of 32 rows. The load is coalesced: lane l reads column l
- * of each row. Then lane l sums row l of the tile: at step k the 32 lanes
- * read tile[0][k], tile[1][k], ... tile[31][k], a column of the tile. With
- * rows of 32 words, all of them are in bank k: a 32-way bank conflict. */
-__global__ void row_sums_kernel(float *out, const float *in, int rows)
+/* One block of 32 x 32 threads per tile of 32 rows. Warp s (threadIdx.y) loads
+ * row s of the tile, coalesced, then computes row s of the tile's Gram matrix:
+ * lane r (threadIdx.x) takes the dot product of rows s and r. At step k the 32
+ * lanes read tile[s][k], one word for all of them (a broadcast), and
+ * tile[0][k], tile[1][k], ... tile[31][k], a column of the tile. With rows of
+ * 32 words, that column is all in bank k: a 32-way bank conflict. Each thread
+ * makes 64 shared loads, 32 of them column reads, for one element it loads
+ * from global memory and one it stores. */
+__global__ void tile_gram_kernel(float *out, const float *in, int rows)
 {
     __shared__ float tile[BC_TILE][BC_TILE];
     int first = blockIdx.x * BC_TILE; /* the tile's first row */
+    int s = threadIdx.y, r = threadIdx.x;
 
-    for (int r = 0; r < BC_TILE; r++)
-        if (first + r < rows)
-            tile[r][threadIdx.x] = in[(first + r) * BC_TILE + threadIdx.x];
+    /* rows past the last one are rows of zeros */
+    tile[s][r] = first + s < rows ? in[(first + s) * BC_TILE + r] : 0.0f;
     __syncthreads();
 
-    if (first + threadIdx.x < rows) {
+    if (first + s < rows) {
         float sum = 0.0f;
+#pragma unroll 1 /* one load per element (README.md, "Wide loads") */
         for (int k = 0; k < BC_TILE; k++)
-            sum += tile[threadIdx.x][k];
-        out[first + threadIdx.x] = sum;
+            sum += tile[s][k] * tile[r][k];
+        out[(first + s) * BC_TILE + r] = sum; /* lanes write consecutive words */
     }
 }
 
 /* The same on doubles: each element takes two banks. */
-__global__ void row_sums_double_kernel(double *out, const double *in, int rows)
+__global__ void tile_gram_double_kernel(double *out, const double *in, int rows)
 {
     __shared__ double tile[BC_TILE][BC_TILE];
     int first = blockIdx.x * BC_TILE;
+    int s = threadIdx.y, r = threadIdx.x;
 
-    for (int r = 0; r < BC_TILE; r++)
-        if (first + r < rows)
-            tile[r][threadIdx.x] = in[(first + r) * BC_TILE + threadIdx.x];
+    tile[s][r] = first + s < rows ? in[(first + s) * BC_TILE + r] : 0.0;
     __syncthreads();
 
-    if (first + threadIdx.x < rows) {
+    if (first + s < rows) {
         double sum = 0.0;
+#pragma unroll 1 /* one load per element (README.md, "Wide loads") */
         for (int k = 0; k < BC_TILE; k++)
-            sum += tile[threadIdx.x][k];
-        out[first + threadIdx.x] = sum;
+            sum += tile[s][k] * tile[r][k];
+        out[(first + s) * BC_TILE + r] = sum;
     }
 }
 
@@ -61,16 +66,18 @@ __global__ void bank_probe_kernel(int *sink, const int *words, int iters)
         *sink = acc;
 }
 
-void row_sums(float *out, const float *in, int rows)
+void tile_gram(float *out, const float *in, int rows)
 {
+    dim3 block(BC_TILE, BC_TILE); /* 32 warps: warp s computes row s of a tile's matrix */
     if (rows > 0)
-        row_sums_kernel<<<(rows + BC_TILE - 1) / BC_TILE, BC_TILE>>>(out, in, rows);
+        tile_gram_kernel<<<(rows + BC_TILE - 1) / BC_TILE, block>>>(out, in, rows);
 }
 
-void row_sums_double(double *out, const double *in, int rows)
+void tile_gram_double(double *out, const double *in, int rows)
 {
+    dim3 block(BC_TILE, BC_TILE);
     if (rows > 0)
-        row_sums_double_kernel<<<(rows + BC_TILE - 1) / BC_TILE, BC_TILE>>>(out, in, rows);
+        tile_gram_double_kernel<<<(rows + BC_TILE - 1) / BC_TILE, block>>>(out, in, rows);
 }
 
 void bank_probe(int *sink, const int *words, int iters)

@@ -1,14 +1,14 @@
 /* demo.c: lab 03-bank-conflicts's bank maps and measurements.
  *
  *   make run LAB=03      your bank_conflicts.cu      make demo LAB=03   the reference
- *   build/.../demo [--csv FILE] [ROWS]              (default 2^22 rows of 32)
+ *   build/.../demo [--csv FILE] [ROWS]              (default 2^20 rows of 32)
  *
  * First the bank map of a few access patterns: which bank each lane of a
  * warp hits, the wavefronts your bank_conflict_degree predicts, and the time
  * the given probe kernel takes on that pattern (median of 21 runs). Then the
- * row sums, unpadded (given) and padded (yours), on floats and on doubles:
- * each checked as the grader checks it (lab.c), then timed (L2 flushed
- * before each run). */
+ * tile Gram matrices, unpadded (given) and padded (yours), on floats and on
+ * doubles: each checked as the grader checks it (lab.c), then timed (L2
+ * flushed before each run). */
 #include "lab.h"
 
 #include <stdio.h>
@@ -20,7 +20,7 @@ static gl_table *table;
 static int wrong;
 
 typedef struct {
-    const char *name; /* a row-sums launcher, or NULL for the probe */
+    const char *name; /* a tile-Gram launcher, or NULL for the probe */
     void *out;
     const void *in;
     int rows;
@@ -32,9 +32,9 @@ static void run(void *arg)
     if (!j->name)
         bc_probe(j->out, j->in, PROBE_ITERS);
     else if (bc_is_double(j->name))
-        bc_sums_double(j->name, j->out, j->in, j->rows);
+        bc_gram_double(j->name, j->out, j->in, j->rows);
     else
-        bc_sums(j->name, j->out, j->in, j->rows);
+        bc_gram(j->name, j->out, j->in, j->rows);
 }
 
 static void bank_maps(void)
@@ -87,27 +87,27 @@ static void bank_maps(void)
     gl_buf_free(&sink);
 }
 
-static void row_sums_table(gl_rng *rng, int rows)
+static void gram_table(gl_rng *rng, int rows)
 {
-    static const char *names[4] = {"row_sums", "row_sums_padded", "row_sums_double",
-                                   "row_sums_double_padded"};
+    static const char *names[4] = {"tile_gram", "tile_gram_padded", "tile_gram_double",
+                                   "tile_gram_double_padded"};
     size_t n = (size_t)rows * BC_TILE;
-    void *in[2], *ref[2];
-    gl_buf d_in[2], out = gl_buf_alloc((size_t)rows * sizeof(double), 0);
+    bc_problem p[2];
+    gl_buf d_in[2], out = gl_buf_alloc(n * sizeof(double), 0);
     double ms_unpadded = 0.0;
     int k, dbl;
 
     for (dbl = 0; dbl < 2; dbl++) {
-        bc_sums_make(rng, rows, dbl, &in[dbl], &ref[dbl]);
+        bc_gram_make(rng, rows, dbl, &p[dbl]);
         d_in[dbl] = gl_buf_alloc(n * (dbl ? sizeof(double) : sizeof(float)), 0);
-        gl_buf_upload(&d_in[dbl], in[dbl]);
+        gl_buf_upload(&d_in[dbl], p[dbl].in);
     }
     for (k = 0; k < 4; k++) {
         size_t size = k >= 2 ? sizeof(double) : sizeof(float);
         job j = {names[k], out.ptr, d_in[k >= 2].ptr, rows};
-        const char *why = bc_sums_check(names[k], rows, in[k >= 2], ref[k >= 2]);
+        const char *why = bc_gram_check(names[k], &p[k >= 2]);
         double ms;
-        gl_table_cell(table, "row sums");
+        gl_table_cell(table, "tile gram");
         gl_table_cell(table, "%s", names[k]);
         gl_table_cell(table, "-");
         if (*why) {
@@ -125,7 +125,7 @@ static void row_sums_table(gl_rng *rng, int rows)
         if (k % 2 == 0)
             ms_unpadded = ms;
         gl_table_cell(table, "%.4f", ms);
-        gl_table_cell(table, "%.0f", gl_gbps((double)(n + rows) * size, ms));
+        gl_table_cell(table, "%.0f", gl_gbps(2.0 * (double)n * size, ms));
         if (ms_unpadded > 0.0)
             gl_table_cell(table, "%.2f", ms_unpadded / ms);
         else
@@ -134,8 +134,7 @@ static void row_sums_table(gl_rng *rng, int rows)
     }
     for (dbl = 0; dbl < 2; dbl++) {
         gl_buf_free(&d_in[dbl]);
-        free(in[dbl]);
-        free(ref[dbl]);
+        bc_gram_free(&p[dbl]);
     }
     gl_buf_free(&out);
 }
@@ -150,21 +149,23 @@ int main(int argc, char **argv)
     gl_rng rng;
     int rows;
 
-    gl_demo_parse(argc, argv, "[--csv FILE] [ROWS]  (default 2^22 rows of 32)", 1, 1,
+    gl_demo_parse(argc, argv, "[--csv FILE] [ROWS]  (default 2^20 rows of 32)", 1, 1,
                   (1L << 31) / BC_TILE - 1, &args);
-    rows = args.nvalues ? (int)args.values[0] : 1 << 22;
+    rows = args.nvalues ? (int)args.values[0] : 1 << 20;
     gl_demo_begin(&info);
     gl_rng_init(&rng, gl_seed(), "03-bank-conflicts demo");
     table = gl_table_new(NULL, 7, headers);
-    gl_table_note(table, "lab", "03-bank-conflicts, row sums of %d rows of %d", rows, BC_TILE);
+    gl_table_note(table, "lab", "03-bank-conflicts, tile Gram matrices of %d rows of %d", rows,
+                  BC_TILE);
     gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
     gl_table_note(table, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + write)",
                   gl_memcpy_gbps(0));
     gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
-    gl_table_note(table, "columns", "probe rows: slowdown against the row pattern; row sums: "
-                  "speed-up of the padded kernel over the unpadded one");
+    gl_table_note(table, "columns", "probe rows: slowdown against the row pattern; tile gram: "
+                  "GB/s of global memory (in + out), speed-up of the padded kernel over the "
+                  "unpadded one");
     bank_maps();
-    row_sums_table(&rng, rows);
+    gram_table(&rng, rows);
 
     return gl_demo_end(table, &args, wrong, "03");
 }

@@ -1,24 +1,26 @@
 /* lab.c: lab 03-bank-conflicts described once (lab.h). */
 #include "lab.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*sums_fn)(float *out, const float *in, int rows);
-typedef void (*sums_double_fn)(double *out, const double *in, int rows);
+typedef void (*gram_fn)(float *out, const float *in, int rows);
+typedef void (*gram_double_fn)(double *out, const double *in, int rows);
 typedef int (*degree_fn)(const int *words, int lanes);
 typedef void (*probe_fn)(int *sink, const int *words, int iters);
 
-static long long call_sums(void *fn, const gl_arg *a)
+static long long call_gram(void *fn, const gl_arg *a)
 {
-    ((sums_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i);
+    ((gram_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i);
     return 0;
 }
 
-static long long call_sums_double(void *fn, const gl_arg *a)
+static long long call_gram_double(void *fn, const gl_arg *a)
 {
-    ((sums_double_fn)fn)((double *)a[0].p, (const double *)a[1].p, (int)a[2].i);
+    ((gram_double_fn)fn)((double *)a[0].p, (const double *)a[1].p, (int)a[2].i);
     return 0;
 }
 
@@ -35,22 +37,22 @@ static long long call_probe(void *fn, const gl_arg *a)
 }
 
 const gl_launcher LAB_LAUNCHERS[] = {
-    {"row_sums", "ppi", call_sums, GL_GIVEN},
-    {"row_sums_padded", "ppi", call_sums, 0},
+    {"tile_gram", "ppi", call_gram, GL_GIVEN},
+    {"tile_gram_padded", "ppi", call_gram, 0},
     {"bank_conflict_degree", "hi", call_degree, GL_HOST_CODE},
-    {"row_sums_double", "ppi", call_sums_double, GL_GIVEN},
-    {"row_sums_double_padded", "ppi", call_sums_double, 0},
+    {"tile_gram_double", "ppi", call_gram_double, GL_GIVEN},
+    {"tile_gram_double_padded", "ppi", call_gram_double, 0},
     {"bank_probe", "ppi", call_probe, GL_GIVEN},
     {NULL, NULL, NULL, 0},
 };
 
-void bc_sums(const char *name, float *out, const float *in, int rows)
+void bc_gram(const char *name, float *out, const float *in, int rows)
 {
     gl_arg a[] = {GL_P(out), GL_P(in), GL_I(rows)};
     gl_exec(name, a);
 }
 
-void bc_sums_double(const char *name, double *out, const double *in, int rows)
+void bc_gram_double(const char *name, double *out, const double *in, int rows)
 {
     gl_arg a[] = {GL_P(out), GL_P(in), GL_I(rows)};
     gl_exec(name, a);
@@ -73,78 +75,148 @@ int bc_is_double(const char *launcher)
     return strstr(launcher, "double") != NULL;
 }
 
-/* ---- tasks 1 and 3: the row sums ---- */
+/* ---- tasks 1 and 3: the tile Gram matrices ---- */
 
-void bc_sums_make(gl_rng *rng, int rows, int dbl, void **in, void **ref)
+/* Floats: T T^T is the product of the tile (its v rows) with its transpose
+ * (rows past the end are zeros), so gl_matmul_ref gives each element and its
+ * FP32 error bound. */
+static void ref_float(const float *in, int rows, float *ref, float *bound)
 {
-    size_t size = dbl ? sizeof(double) : sizeof(float), r, k;
-    *in = malloc((size_t)rows * BC_TILE * size + 1);
-    *ref = malloc((size_t)rows * size + 1);
-    if (!*in || !*ref)
-        gl_fail("out of host memory for %d rows of %d", rows, BC_TILE);
-    for (r = 0; r < (size_t)rows; r++) {
-        double sd = 0.0;
-        float sf = 0.0f;
-        for (k = 0; k < BC_TILE; k++) {
-            size_t i = r * BC_TILE + k;
-            if (dbl) { /* not just floats widened */
-                ((double *)*in)[i] = gl_rng_float(rng, -1, 1) + 1e-9 * gl_rng_float(rng, -1, 1);
-                sd += ((double *)*in)[i];
-            } else {
-                ((float *)*in)[i] = gl_rng_float(rng, -1, 1);
-                sf += ((float *)*in)[i];
-            }
-        }
-        if (dbl)
-            ((double *)*ref)[r] = sd;
-        else
-            ((float *)*ref)[r] = sf;
+    float tt[BC_TILE * BC_TILE];
+    int first, k, j;
+    for (first = 0; first < rows; first += BC_TILE) {
+        int v = rows - first < BC_TILE ? rows - first : BC_TILE;
+        const float *t = in + (size_t)first * BC_TILE;
+        for (k = 0; k < BC_TILE; k++)
+            for (j = 0; j < BC_TILE; j++)
+                tt[k * BC_TILE + j] = j < v ? t[(size_t)j * BC_TILE + k] : 0.0f;
+        gl_matmul_ref(t, tt, v, BC_TILE, BC_TILE, ref + (size_t)first * BC_TILE,
+                      bound + (size_t)first * BC_TILE);
     }
 }
 
-const char *bc_sums_check(const char *launcher, int rows, const void *h_in, const void *ref)
+/* Doubles: summed in double as well, so the GPU's error and the reference's
+ * add up: 2 gamma_33 (u = 2^-53) times the largest sum of |products|. The
+ * matrix is symmetric and each element sums in the same order either way. */
+static double ref_double(const double *in, int rows, double *ref)
+{
+    const double u = ldexp(1.0, -53), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
+    double most = 0.0;
+    int first, i, j, k;
+    for (first = 0; first < rows; first += BC_TILE) {
+        int v = rows - first < BC_TILE ? rows - first : BC_TILE;
+        const double *t = in + (size_t)first * BC_TILE;
+        double *g = ref + (size_t)first * BC_TILE;
+        for (i = 0; i < v; i++) {
+            for (j = 0; j <= i; j++) {
+                double sum = 0.0, abs_sum = 0.0;
+                for (k = 0; k < BC_TILE; k++) {
+                    double prod = t[(size_t)i * BC_TILE + k] * t[(size_t)j * BC_TILE + k];
+                    sum += prod;
+                    abs_sum += fabs(prod);
+                }
+                g[(size_t)i * BC_TILE + j] = g[(size_t)j * BC_TILE + i] = sum;
+                if (abs_sum > most)
+                    most = abs_sum;
+            }
+            for (j = v; j < BC_TILE; j++)
+                g[(size_t)i * BC_TILE + j] = 0.0;
+        }
+    }
+    return 2.0 * gamma * most + DBL_MIN;
+}
+
+void bc_gram_make(gl_rng *rng, int rows, int dbl, bc_problem *p)
+{
+    size_t n = (size_t)rows * BC_TILE, size = dbl ? sizeof(double) : sizeof(float), i;
+    memset(p, 0, sizeof *p);
+    p->rows = rows;
+    p->dbl = dbl;
+    p->in = malloc(n * size + 1);
+    p->ref = malloc(n * size + 1);
+    if (!dbl)
+        p->bound = malloc(n * sizeof(float) + 1);
+    if (!p->in || !p->ref || (!dbl && !p->bound))
+        gl_fail("out of host memory for %d rows of %d", rows, BC_TILE);
+    for (i = 0; i < n; i++) {
+        if (dbl) /* not just floats widened */
+            ((double *)p->in)[i] = gl_rng_float(rng, -1, 1) + 1e-9 * gl_rng_float(rng, -1, 1);
+        else
+            ((float *)p->in)[i] = gl_rng_float(rng, -1, 1);
+    }
+    if (dbl)
+        p->atol = ref_double(p->in, rows, p->ref);
+    else
+        ref_float(p->in, rows, p->ref, p->bound);
+}
+
+void bc_gram_free(bc_problem *p)
+{
+    free(p->in);
+    free(p->ref);
+    free(p->bound);
+    memset(p, 0, sizeof *p);
+}
+
+size_t bc_gram_compare(const bc_problem *p, const void *got, gl_cmp *cmp)
+{
+    size_t n = (size_t)p->rows * BC_TILE;
+    return p->dbl ? gl_compare_double(p->ref, got, n, p->atol, 0.0, cmp)
+                  : gl_compare_float_bound(p->ref, got, p->bound, n, cmp);
+}
+
+/* Is out[i] (flat index) in a column of the last tile that stands for a row
+ * past the end? */
+static int past_the_end(size_t i, int rows)
+{
+    size_t row = i / BC_TILE, col = i % BC_TILE, first = (size_t)(rows - 1) / BC_TILE * BC_TILE;
+    return row >= first && first + col >= (size_t)rows;
+}
+
+const char *bc_gram_check(const char *launcher, const bc_problem *p)
 {
     static char why[2048];
-    int dbl = bc_is_double(launcher);
-    size_t size = dbl ? sizeof(double) : sizeof(float), n = (size_t)rows * BC_TILE;
-    gl_buf in = gl_buf_alloc(n * size, 0), out = gl_buf_alloc((size_t)rows * size, 0);
-    void *got = malloc((size_t)rows * size + 1);
+    static const int cols = BC_TILE;
+    size_t size = p->dbl ? sizeof(double) : sizeof(float), n = (size_t)p->rows * BC_TILE;
+    gl_buf in = gl_buf_alloc(n * size, 0), out = gl_buf_alloc(n * size, 0);
+    void *got = malloc(n * size + 1);
     gl_guard_report g;
     gl_cmp cmp;
 
     if (!got)
-        gl_fail("out of host memory for %d rows", rows);
+        gl_fail("out of host memory for %d rows", p->rows);
     why[0] = '\0';
-    gl_buf_upload(&in, h_in);
+    gl_buf_upload(&in, p->in);
     gl_buf_poison(&out);
-    if (dbl)
-        bc_sums_double(launcher, out.ptr, in.ptr, rows);
+    if (p->dbl)
+        bc_gram_double(launcher, out.ptr, in.ptr, p->rows);
     else
-        bc_sums(launcher, out.ptr, in.ptr, rows);
+        bc_gram(launcher, out.ptr, in.ptr, p->rows);
     GL_CHECK_LAUNCH(launcher);
     if (gl_buf_check_guards(&out, &g)) {
         char d[512];
         gl_guard_describe(&g, out.bytes, size, "out", d, sizeof d);
         snprintf(why, sizeof why, "%s: the last tile has fewer than 32 rows when rows is not a "
-                 "multiple of 32; test first + threadIdx.x < rows", d);
+                 "multiple of 32; warp s writes row first + s of out only if first + s < rows", d);
     } else if (gl_buf_check_guards(&in, &g)) {
         snprintf(why, sizeof why, "wrote outside `in`, which is read-only input");
     } else {
-        size_t bad;
         gl_buf_download(&out, got);
-        /* 32 terms in [-1, 1): the order of the additions may differ from ours */
-        bad = dbl ? gl_compare_double(ref, got, (size_t)rows, 1e-12, 1e-12, &cmp)
-                  : gl_compare_float(ref, got, (size_t)rows, 1e-5, 1e-5, &cmp);
-        if (bad) {
+        if (bc_gram_compare(p, got, &cmp)) {
             char d[1024];
-            gl_cmp_describe(&cmp, "out", NULL, NULL, d, sizeof d);
+            gl_cmp_describe(&cmp, "out", gl_index_2d, &cols, d, sizeof d);
             snprintf(why, sizeof why, "%s. %s", d,
-                     cmp.unwritten == cmp.n ? "Is the kernel still a TODO, or is it never "
-                                              "launched?"
+                     cmp.unwritten == cmp.n
+                         ? "Is the kernel still a TODO, or is it never launched?"
                      : cmp.unwritten
-                         ? "Some sums were never written: every row needs its thread"
-                         : "Lane l sums row l of the tile: tile[threadIdx.x][k] for k = 0 .. 31, "
-                           "after __syncthreads()");
+                         ? "Some elements were never written: each tile needs its block of 32 x "
+                           "32 threads, and thread (r, s) writes out[first + s][r]"
+                     : past_the_end(cmp.diff[0].index, p->rows)
+                         ? "The last tile's rows past the end count as rows of zeros: store 0 "
+                           "in the tile for rows first + s >= rows, so that their dot products "
+                           "are 0"
+                         : "Thread (r, s) of the block writes out[first + s][r] = the sum over "
+                           "k of tile[s][k] * tile[r][k], after __syncthreads()");
         }
     }
     gl_buf_free(&in);

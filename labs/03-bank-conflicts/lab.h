@@ -9,26 +9,41 @@
 
 /* Call a function of the lab's header in the program's build: in the demo,
  * the linked one; in the grader, the student's in its own process, or the
- * kit's own. bc_sums: row_sums or row_sums_padded; bc_sums_double:
- * row_sums_double or row_sums_double_padded. bc_degree calls the student's
+ * kit's own. bc_gram: tile_gram or tile_gram_padded; bc_gram_double:
+ * tile_gram_double or tile_gram_double_padded. bc_degree calls the student's
  * host function bank_conflict_degree (in the grader, in the student's process
  * too). */
-void bc_sums(const char *name, float *out, const float *in, int rows);
-void bc_sums_double(const char *name, double *out, const double *in, int rows);
+void bc_gram(const char *name, float *out, const float *in, int rows);
+void bc_gram_double(const char *name, double *out, const double *in, int rows);
 int bc_degree(const int *words, int lanes);
 void bc_probe(int *sink, const int *words, int iters);
 
-/* Is launcher one of the row sums on doubles? */
+/* Is launcher one of the tile Gram matrices on doubles? */
 int bc_is_double(const char *launcher);
 
-/* rows x BC_TILE random values, floats or doubles (dbl), and the sum of each
- * row (malloc'ed). */
-void bc_sums_make(gl_rng *rng, int rows, int dbl, void **in, void **ref);
+/* A problem for the tile Gram matrices: rows x BC_TILE random values in
+ * [-1, 1), floats or doubles, and the expected out (all malloc'ed). Floats:
+ * each element's FP32 error bound (gl_matmul.h: T T^T is a matrix product);
+ * doubles: one bound for all (the same bound in FP64, for the GPU's sum and
+ * the reference's). */
+typedef struct {
+    int rows, dbl;
+    void *in, *ref; /* rows x BC_TILE each */
+    float *bound;   /* floats */
+    double atol;    /* doubles */
+} bc_problem;
 
-/* Runs a row-sums launcher once on rows x BC_TILE values (poisoned output,
- * guard zones) and checks everything about the result. Returns "" if right,
- * else why not, in the lab's terms (a static buffer). */
-const char *bc_sums_check(const char *launcher, int rows, const void *in, const void *ref);
+void bc_gram_make(gl_rng *rng, int rows, int dbl, bc_problem *p);
+void bc_gram_free(bc_problem *p);
+
+/* Compares got (rows x BC_TILE, on the host) with p's expected out; returns
+ * the number of wrong elements. */
+size_t bc_gram_compare(const bc_problem *p, const void *got, gl_cmp *cmp);
+
+/* Runs a tile-Gram launcher once on p's input (poisoned output, guard zones)
+ * and checks everything about the result. Returns "" if right, else why not,
+ * in the lab's terms (a static buffer). */
+const char *bc_gram_check(const char *launcher, const bc_problem *p);
 
 /* The wavefronts an access takes where lane i reads word words[i]: the most
  * different words in one bank (the kit's own count). */

@@ -129,7 +129,9 @@ int gl_have_gpu(void);
  * process that ran them has synchronised its whole device (work on any
  * stream counts). prepare (untimed) gives each round fresh inputs and
  * poisoned outputs; verify (untimed) checks every output of the round and
- * fails the test if one is wrong. One warm-up round, then the median. */
+ * fails the test if one is wrong. One warm-up round, then the median. A
+ * round's calls go to the subject at once and are answered at its end: at
+ * most 32 calls per round. */
 typedef struct {
     int calls, rounds;
     void (*prepare)(void *ctx, int round);
@@ -142,6 +144,9 @@ double gl_time_student(const gl_timed *t, void *ctx);
 /* The same for the kit's own launchers (GL_GIVEN), run in the judge with no
  * subject alive: a submission cannot slow down what it is compared with. */
 double gl_time_baseline(const gl_timed *t, void *ctx);
+/* The same, once per lab: key names what is timed ("transpose_naive 8192"), and a
+ * second test asking for the same key gets the first one's time. */
+double gl_time_baseline_once(const char *key, const gl_timed *t, void *ctx);
 
 /* The size of the judge's pool in MiB (GL_LAB.pool_mib, or less on a GPU
  * with less free memory): a suite chooses its largest sizes by it. */

@@ -957,6 +957,26 @@ double gl_time_baseline(const gl_timed *t, void *ctx)
     return time_rounds(t, ctx, 0);
 }
 
+double gl_time_baseline_once(const char *key, const gl_timed *t, void *ctx)
+{
+    static struct {
+        char key[128];
+        double ms;
+    } memo[32];
+    static int nmemo;
+    double ms;
+    int i;
+    for (i = 0; i < nmemo; i++)
+        if (!strcmp(memo[i].key, key))
+            return memo[i].ms; /* the kit's own kernel, timed once per lab */
+    ms = time_rounds(t, ctx, 0);
+    if (nmemo < 32) {
+        snprintf(memo[nmemo].key, sizeof memo[nmemo].key, "%s", key);
+        memo[nmemo++].ms = ms;
+    }
+    return ms;
+}
+
 /* ---- which kernels ran ---- */
 
 void gl_forget_kernels(const char *launcher)

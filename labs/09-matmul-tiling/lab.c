@@ -1,0 +1,211 @@
+/* lab.c: lab 09-matmul-tiling described once (lab.h). */
+#include "lab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*matmul_fn)(float *c, const float *a, const float *b, int m, int n, int k);
+typedef void (*shape_fn)(float *c, const float *a, const float *b, int m, int n, int k,
+                         int block_rows, int block_cols);
+typedef void (*empty_fn)(int launches);
+
+static long long call_matmul(void *fn, const gl_arg *a)
+{
+    ((matmul_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p, (int)a[3].i,
+                    (int)a[4].i, (int)a[5].i);
+    return 0;
+}
+
+static long long call_shape(void *fn, const gl_arg *a)
+{
+    ((shape_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p, (int)a[3].i,
+                   (int)a[4].i, (int)a[5].i, (int)a[6].i, (int)a[7].i);
+    return 0;
+}
+
+static long long call_empty(void *fn, const gl_arg *a)
+{
+    ((empty_fn)fn)((int)a[0].i);
+    return 0;
+}
+
+const gl_launcher LAB_LAUNCHERS[] = {
+    {"matmul_naive_swapped", "pppiii", call_matmul, GL_GIVEN},
+    {"matmul_cublas", "pppiii", call_matmul, GL_GIVEN},
+    {"matmul_empty_launch", "i", call_empty, GL_GIVEN},
+    {"matmul_naive", "pppiii", call_matmul, 0},
+    {"matmul_naive_shape", "pppiiiii", call_shape, 0},
+    {"matmul_tiled", "pppiii", call_matmul, 0},
+    {"matmul_naive_grid1d", "pppiii", call_matmul, 0},
+    {"matmul_naive_block_launches", "pppiii", call_matmul, 0},
+    {NULL, NULL, NULL, 0},
+};
+
+static int is(const matmul_launcher *l, const char *name)
+{
+    return !strcmp(l->name, name);
+}
+
+void matmul_call(const matmul_launcher *l, float *c, const float *a, const float *b, int m,
+                 int n, int k)
+{
+    gl_arg args[] = {GL_P(c), GL_P(a), GL_P(b), GL_I(m), GL_I(n), GL_I(k), GL_I(l->rows),
+                     GL_I(l->cols)};
+    gl_exec(l->name, args);
+}
+
+void matmul_empty(int launches)
+{
+    gl_arg args[] = {GL_I(launches)};
+    gl_exec("matmul_empty_launch", args);
+}
+
+const char *matmul_label(const matmul_launcher *l)
+{
+    static char buf[96];
+    if (!is(l, "matmul_naive_shape"))
+        return l->name;
+    snprintf(buf, sizeof buf, "matmul_naive_shape with %d x %d blocks", l->rows, l->cols);
+    return buf;
+}
+
+static float *host_floats(size_t count)
+{
+    float *p = malloc((count ? count : 1) * sizeof(float));
+    if (!p)
+        gl_fail("out of host memory for %zu floats", count);
+    return p;
+}
+
+void matmul_make(gl_rng *rng, int m, int n, int k, matmul_problem *p)
+{
+    p->m = m;
+    p->n = n;
+    p->k = k;
+    p->a = host_floats((size_t)m * k);
+    p->b = host_floats((size_t)k * n);
+    gl_fill_float(rng, p->a, (size_t)m * k, -1.0f, 1.0f);
+    gl_fill_float(rng, p->b, (size_t)k * n, -1.0f, 1.0f);
+}
+
+void matmul_free(matmul_problem *p)
+{
+    free(p->a);
+    free(p->b);
+    p->a = p->b = NULL;
+}
+
+/* What usually causes what the comparison found, in the lab's terms. */
+static const char *hint(const matmul_launcher *l, const gl_cmp *cmp, int k)
+{
+    if (cmp->unwritten == cmp->n && k == 0)
+        return "With k = 0 every element of C is an empty sum, 0: the launcher still launches "
+               "(only m or n == 0 launches nothing) and every thread inside C writes its sum";
+    if (cmp->unwritten == cmp->n)
+        return "Is the kernel still a TODO, or is it never launched?";
+    if (cmp->unwritten) {
+        if (is(l, "matmul_naive_shape"))
+            return "Some elements were never written: the grid must cover every column (grid.x "
+                   "= n / block_cols, rounded up) and every row (grid.y = m / block_rows, "
+                   "rounded up) of C, and the kernel must use blockDim, not NAIVE_BLOCK";
+        if (is(l, "matmul_tiled"))
+            return "Some elements were never written: every thread whose (row, col) is inside C "
+                   "writes its sum, also in the last tiles, which stick out of C";
+        if (is(l, "matmul_naive_grid1d"))
+            return "Some elements were never written: blocks_per_row = n / NAIVE_BLOCK rounded "
+                   "up, and the grid is blocks_per_row times m / NAIVE_BLOCK rounded up; block "
+                   "b takes block row b / blocks_per_row, block column b % blocks_per_row";
+        if (is(l, "matmul_naive_block_launches"))
+            return "Some elements were never written: the host loop must launch every block of "
+                   "C, the last partial block row and block column included";
+        return "Some elements were never written: row = blockIdx.y * blockDim.y + "
+               "threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x, and every thread "
+               "with row < m and col < n writes";
+    }
+    if (is(l, "matmul_tiled"))
+        return "Wrong values: a tile element outside A or B must be loaded as 0 (a skipped load "
+               "leaves the previous step's value in the tile); the tiles are a_tile[ty][tx] = "
+               "a[row * k + t + tx] and b_tile[ty][tx] = b[(t + ty) * n + col]; the loop runs "
+               "while t < k, the last partial tile included; only elements inside C are "
+               "written, whatever m and n are multiples of; and both barriers must be there (a "
+               "missing one reads an element before it is written or after the next step "
+               "overwrote it)";
+    return "Wrong values: element (row, col) of C is the sum over i < k of a[row * k + i] * "
+           "b[i * n + col] (A has k columns, B and C have n); does the loop run over all k?";
+}
+
+size_t matmul_compare(const matmul_launcher *l, const float *a, const float *b, const float *c,
+                      int m, int n, int k, size_t full, int random, gl_rng *rng, char *why,
+                      size_t len)
+{
+    gl_cmp cmp;
+    size_t w, wrong = gl_matmul_check(a, b, c, m, n, k, full, random, rng, &cmp);
+    if (len)
+        why[0] = '\0';
+    if (!wrong || !len)
+        return wrong;
+    gl_cmp_describe(&cmp, "c", gl_index_2d, &n, why, len);
+    w = strlen(why);
+    if ((size_t)m * n > full && w < len)
+        w += (size_t)snprintf(why + w, len - w,
+                              " (of a sample of c: its first and last rows and columns and %d "
+                              "random elements)", random);
+    if (cmp.shown > 0 && !cmp.diff[0].unwritten && w < len) {
+        size_t row = cmp.diff[0].index / (size_t)n, col = cmp.diff[0].index % (size_t)n;
+        float bound;
+        gl_matmul_ref_at(a, b, n, k, (int)row, (int)col, &bound);
+        w += (size_t)snprintf(why + w, len - w,
+                              " (c[%zu][%zu] may differ from the reference by %.3g: the FP32 "
+                              "error bound of its sum, in any order)",
+                              row, col, (double)bound);
+    }
+    if (w < len)
+        snprintf(why + w, len - w, ". %s", hint(l, &cmp, k));
+    return wrong;
+}
+
+const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_rng *rng)
+{
+    static char why[2048];
+    int m = p->m, n = p->n, k = p->k;
+    size_t na = (size_t)m * k, nb = (size_t)k * n, nc = (size_t)m * n;
+    /* a missing bounds test writes up to a block's height past the last row */
+    size_t guard = (size_t)32 * ((size_t)n + 32) * sizeof(float) + 4096;
+    float *h_c = host_floats(nc), *back_a = host_floats(na), *back_b = host_floats(nb);
+    gl_buf a = gl_buf_alloc(na * sizeof(float), 0), b = gl_buf_alloc(nb * sizeof(float), 0),
+           c = gl_buf_alloc(nc * sizeof(float), guard);
+    gl_guard_report g;
+
+    why[0] = '\0';
+    gl_buf_upload(&a, p->a);
+    gl_buf_upload(&b, p->b);
+    gl_buf_poison(&c);
+    matmul_call(l, c.ptr, a.ptr, b.ptr, m, n, k);
+    GL_CHECK_LAUNCH(l->name);
+    if (gl_buf_check_guards(&c, &g)) {
+        char d[512];
+        gl_guard_describe(&g, nc * sizeof(float), sizeof(float), "c", d, sizeof d);
+        snprintf(why, sizeof why, "%s: only elements with row < m and col < n are written (the "
+                 "last blocks stick out of C: test each thread's row and column)", d);
+    } else if (gl_buf_check_guards(&a, &g) || gl_buf_check_guards(&b, &g)) {
+        snprintf(why, sizeof why, "wrote outside a or b, which are read-only inputs");
+    } else {
+        gl_buf_download(&a, back_a);
+        gl_buf_download(&b, back_b);
+        gl_buf_download(&c, h_c);
+        if (memcmp(back_a, p->a, na * sizeof(float)) != 0 ||
+            memcmp(back_b, p->b, nb * sizeof(float)) != 0)
+            snprintf(why, sizeof why, "changed a or b: the inputs are read-only");
+        else
+            matmul_compare(l, p->a, p->b, h_c, m, n, k, MATMUL_FULL_CHECK, MATMUL_SAMPLE, rng,
+                           why, sizeof why);
+    }
+    gl_buf_free(&a);
+    gl_buf_free(&b);
+    gl_buf_free(&c);
+    free(h_c);
+    free(back_a);
+    free(back_b);
+    return why;
+}
