@@ -1,39 +1,37 @@
 /* 04-constant-memory.c: the grader's suite for lab 04-constant-memory.
  *
- *   correctness  the constant-tap convolution for n = 0, 1, 31, 33, 1000 and
- *                2^20 + 3, after two set_taps in a row (the second counts);
- *                the lookup from global memory on uniform and random indices;
- *                the long convolution with 1 to 20000 taps (80 KB: past the
- *                64 KB of constant memory); the launcher returns at once
- *   technique    convolve_constant_kernel reads c_taps (ld.const) and the file
- *                calls cudaMemcpyToSymbol; the lookup and the long convolution
- *                load through the read-only path (ld.global.nc), no ld.const
- *   performance  constant vs global taps (64, at compile time); global vs
- *                constant table on random indices; global vs constant taps at
- *                1024 run-time taps, measured in one run
+ *   correctness  the constant-tap convolution on n of every class (0, tiny, a
+ *                multiple of 32 or of the block or not, 2^20 and 2^20 + 3, one
+ *                drawn from the run's seed), after two set_taps in a row (the
+ *                second counts); the lookup from global memory on the same
+ *                classes, uniform and random indices; the long convolution
+ *                with 1 to 1000 taps (a multiple of 32 or not), 20000 taps (80
+ *                KB: past the 64 KB of constant memory) and a length drawn
+ *                from the seed; each launcher returns at once
+ *   technique    the kernels convolve_constant launches read c_taps (ld.const)
+ *                and the file calls cudaMemcpyToSymbol; those of the lookup and
+ *                the long convolution load through the read-only path
+ *                (ld.global.nc), no ld.const
+ *   performance  against the kit's own kernels, timed by the judge on fresh
+ *                inputs (and fresh constant data) every round: constant vs
+ *                global taps (64, at compile time); global vs constant table on
+ *                random indices; global taps vs constant ones at 1024 run-time
+ *                taps
  *   profile      global load instructions of the constant convolution (Nsight
- *                Compute): the taps no longer come from global memory */
+ *                Compute): the taps no longer come from global memory
+ *
+ * Constant memory is state of the process that set it: every test sets it
+ * (cm_set_for, lab.h) right before the launcher that reads it. */
 #include "grader.h"
 #include "inspect.h"
 
-#include "constant_memory.h"
-#include "gpulabs.h"
+#include "lab.h"
 
 #include <cuda_runtime_api.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef void (*set_fn)(const float *host);
-typedef void (*set_runtime_fn)(const float *host, int ntaps);
-typedef void (*conv_constant_fn)(float *out, const float *in, int n);
-typedef void (*conv_global_fn)(float *out, const float *in, const float *taps, int n);
-typedef void (*conv_runtime_fn)(float *out, const float *in, int ntaps, int n);
-typedef void (*conv_long_fn)(float *out, const float *in, const float *taps, int ntaps, int n);
-typedef void (*lookup_constant_fn)(float *out, const int *idx, int n);
-typedef void (*lookup_global_fn)(float *out, const int *idx, const float *table, int n);
 
 /* Thresholds, well inside what the reference shows (README.md has the
  * measured numbers): a verdict must not flip between runs. */
@@ -43,476 +41,254 @@ typedef void (*lookup_global_fn)(float *out, const int *idx, const float *table,
 #define PERF_LONG_TAPS 1024
 #define MAX_LOADS_PER_WARP (1.1 * CM_TAPS)   /* global loads per warp; global taps: 2 * CM_TAPS */
 
-/* An output is right when it is within REL_TOL of the sum of the magnitudes
- * of its terms: FP32 rounding in any order of summation stays far below it
- * (a few 2^-24 of that sum on random data), one tap missing or too many is
- * far above it. */
-#define REL_TOL 1e-5
-
 #define BIG ((1 << 20) + 3)
 
-/* ---- checking a convolution or a lookup against the CPU ---- */
-
-static int is_poison(float x)
+/* convolve_global and convolve_constant have CM_TAPS taps, fixed */
+static int fixed_taps(const char *launcher)
 {
-    unsigned char b[sizeof x];
-    size_t i;
-    memcpy(b, &x, sizeof x);
-    for (i = 0; i < sizeof x; i++)
-        if (b[i] != GL_POISON_BYTE)
-            return 0;
-    return 1;
+    return !strcmp(launcher, "convolve_global") || !strcmp(launcher, "convolve_constant");
 }
 
-static void check_one(gl_cmp *c, size_t i, double ref, double magnitude, float got)
+/* ---- correctness ---- */
+
+/* Random input and taps for n outputs of an ntaps filter; checks launcher on
+ * each size (convolve_constant after two set_taps: the second must count). */
+static void check_conv(const char *launcher, const int *sizes, int nsizes, int ntaps)
 {
-    double err = fabs((double)got - ref);
-    int unwritten = is_poison(got);
-    c->n++;
-    if (unwritten || isnan(got) || !(err <= REL_TOL * magnitude + 1e-30)) {
-        c->wrong++;
-        c->unwritten += unwritten;
-        if (c->shown < GL_CMP_SHOW) {
-            gl_diff *d = &c->diff[c->shown++];
-            d->index = i;
-            d->expected = ref;
-            d->actual = got;
-            d->unwritten = unwritten;
-        }
-    } else if (err > c->max_abs_err) {
-        c->max_abs_err = err;
-    }
-}
-
-/* sum over k < ntaps of taps[k] * in[i + k], in double, and the sum of the
- * magnitudes of its terms */
-static double conv_at(const float *in, const float *taps, int ntaps, size_t i, double *magnitude)
-{
-    double sum = 0.0, mag = 0.0;
-    int k;
-    for (k = 0; k < ntaps; k++) {
-        double t = (double)taps[k] * in[i + k];
-        sum += t;
-        mag += fabs(t);
-    }
-    *magnitude = mag;
-    return sum;
-}
-
-/* Checks out[i] for i = 0, stride, 2 stride, ... and n - 1 (every output for
- * stride 1). Returns the number wrong. */
-static size_t check_conv(const float *out, const float *in, const float *taps, int ntaps, int n,
-                         size_t stride, gl_cmp *c)
-{
-    size_t i;
-    double mag, ref;
-    memset(c, 0, sizeof *c);
-    for (i = 0; i < (size_t)n; i += stride) {
-        ref = conv_at(in, taps, ntaps, i, &mag);
-        check_one(c, i, ref, mag, out[i]);
-    }
-    if (n > 0 && (size_t)(n - 1) % stride != 0) {
-        ref = conv_at(in, taps, ntaps, (size_t)n - 1, &mag);
-        check_one(c, (size_t)n - 1, ref, mag, out[n - 1]);
-    }
-    return c->wrong;
-}
-
-/* A sample that keeps the CPU's work near 2^25 multiply-adds. */
-static size_t sample_stride(int n, int ntaps)
-{
-    size_t work = (size_t)n * (size_t)ntaps;
-    return work > ((size_t)1 << 25) ? work >> 25 : 1;
-}
-
-/* What usually causes a wrong convolution, in the lab's terms: the first
- * wrong output is compared with the sums of the first m taps, the sum
- * without tap 0 and the sum over the input one place further; the closest
- * of them, if it is as close as a right output would be, names the mistake. */
-static const char *conv_hint(const gl_cmp *c, const float *in, const float *taps, int ntaps,
-                             int task)
-{
-    static char hint[512];
-    const gl_diff *d = NULL;
-    double mag, full, partial = 0.0, shifted = 0.0, best, diff;
-    size_t i;
-    int k, m, best_m = -1;
-
-    if (c->unwritten == c->n)
-        return "Is the kernel still a TODO, or is it never launched?";
-    for (k = 0; k < c->shown; k++)
-        if (!c->diff[k].unwritten) {
-            d = &c->diff[k];
-            break;
-        }
-    if (!d)
-        return "Some outputs were never written: does every thread i < n write out[i]?";
-    i = d->index;
-    full = conv_at(in, taps, ntaps, i, &mag);
-    for (k = 0; k < ntaps; k++)
-        shifted += (double)taps[k] * in[i + k + 1];
-    best = fabs(d->actual - (full - (double)taps[0] * in[i])); /* m = -1: without tap 0 */
-    for (m = 0; m < ntaps; m++) {
-        if ((diff = fabs(d->actual - partial)) < best) {
-            best = diff;
-            best_m = m;
-        }
-        partial += (double)taps[m] * in[i + m];
-    }
-    if (fabs(d->actual - shifted) < best && fabs(d->actual - shifted) <= REL_TOL * mag)
-        snprintf(hint, sizeof hint, "out[%zu] is the sum over in[%zu + 1 + k]: the input is "
-                 "read one place too far", i, i);
-    else if (best > REL_TOL * mag + 1e-30)
-        snprintf(hint, sizeof hint, "Wrong values: out[i] is the sum of taps[k] * in[i + k] for "
-                 "k = 0 .. %d%s", ntaps - 1, task == 1 ? ", the taps from c_taps" : "");
-    else if (best_m < 0)
-        snprintf(hint, sizeof hint, "out[%zu] leaves out the term of tap 0: does k start at 0?",
-                 i);
-    else
-        snprintf(hint, sizeof hint, "out[%zu] is the sum of only the first %d of the %d taps: %s",
-                 i, best_m, ntaps,
-                 task == 1 ? "did set_taps copy all CM_TAPS * sizeof(float) bytes? "
-                             "(sizeof(taps) is the size of a pointer, 2 floats)"
-                           : "does the loop run to ntaps, whatever its value?");
-    return hint;
-}
-
-/* ---- running a convolution ---- */
-
-typedef enum { CONSTANT, GLOBAL, RUNTIME, LONG } conv_kind;
-
-typedef struct {
-    conv_kind kind;
-    void *fn;
-    float *out;
-    const float *in, *taps; /* device pointers */
-    int ntaps, n;
-} conv_job;
-
-static void conv_launch(void *arg)
-{
-    conv_job *j = arg;
-    switch (j->kind) {
-    case CONSTANT:
-        ((conv_constant_fn)j->fn)(j->out, j->in, j->n);
-        break;
-    case GLOBAL:
-        ((conv_global_fn)j->fn)(j->out, j->in, j->taps, j->n);
-        break;
-    case RUNTIME:
-        ((conv_runtime_fn)j->fn)(j->out, j->in, j->ntaps, j->n);
-        break;
-    case LONG:
-        ((conv_long_fn)j->fn)(j->out, j->in, j->taps, j->ntaps, j->n);
-        break;
-    }
-}
-
-static const char *const conv_names[] = {"convolve_constant", "convolve_global",
-                                         "convolve_constant_runtime", "convolve_long"};
-
-/* The launcher of a kind, and its constant taps set from h_taps (after
- * h_first, when given: the second set_taps must count). */
-static void *conv_prepare(conv_kind kind, const float *h_first, const float *h_taps, int ntaps)
-{
-    switch (kind) {
-    case CONSTANT: {
-        set_fn set = (set_fn)gl_submission_fn("set_taps");
-        if (h_first)
-            set(h_first);
-        set(h_taps);
-        GL_CHECK_LAUNCH("set_taps");
-        return gl_submission_fn("convolve_constant");
-    }
-    case GLOBAL:
-        return gl_baseline_fn("convolve_global");
-    case RUNTIME:
-        ((set_runtime_fn)gl_baseline_fn("set_taps_runtime"))(h_taps, ntaps);
-        GL_CHECK_LAUNCH("set_taps_runtime");
-        return gl_baseline_fn("convolve_constant_runtime");
-    case LONG:
-        break;
-    }
-    return gl_submission_fn("convolve_long");
-}
-
-/* Runs a convolution once on n outputs and checks every one, and that nothing
- * outside out[0, n) moved. Returns "" or why not (a static buffer). */
-static const char *run_and_check(conv_kind kind, int n, int ntaps, const float *h_in,
-                                 const float *h_first, const float *h_taps)
-{
-    static char why[2048];
-    size_t in_len = (size_t)n + ntaps - 1;
-    gl_buf in = gl_buf_alloc(in_len * sizeof(float), 0),
-           taps = gl_buf_alloc((size_t)ntaps * sizeof(float), 0),
-           out = gl_buf_alloc((size_t)n * sizeof(float), 0);
-    float *h_out = gl_malloc((size_t)n * sizeof(float));
-    conv_job j = {kind, NULL, out.ptr, in.ptr, taps.ptr, ntaps, n};
-    gl_guard_report g;
-    gl_cmp cmp;
-
-    why[0] = '\0';
-    gl_buf_upload(&in, h_in);
-    gl_buf_upload(&taps, h_taps);
-    j.fn = conv_prepare(kind, h_first, h_taps, ntaps);
-    gl_buf_poison(&out);
-    conv_launch(&j);
-    GL_CHECK_LAUNCH(conv_names[kind]);
-    if (gl_buf_check_guards(&out, &g)) {
-        char d[512];
-        gl_guard_describe(&g, out.bytes, sizeof(float), "out", d, sizeof d);
-        snprintf(why, sizeof why, "%s: test i < n in the kernel (the last block has threads "
-                 "past n)", d);
-    } else {
-        gl_buf_download(&out, h_out);
-        if (check_conv(h_out, h_in, h_taps, ntaps, n, 1, &cmp)) {
-            char d[1024];
-            gl_cmp_describe(&cmp, "out", NULL, NULL, d, sizeof d);
-            snprintf(why, sizeof why, "%s. %s", d,
-                     conv_hint(&cmp, h_in, h_taps, ntaps, kind == LONG ? 3 : 1));
-        }
-    }
-    gl_buf_free(&in);
-    gl_buf_free(&taps);
-    gl_buf_free(&out);
-    free(h_out);
-    return why;
-}
-
-/* Random input and taps for n outputs of an ntaps filter; checks launcher. */
-static void check_conv_sizes(conv_kind kind, const int *sizes, int nsizes, int ntaps)
-{
-    int s;
+    int s, twice = !strcmp(launcher, "convolve_constant");
+    char which[128] = "";
     gl_rng rng;
     gl_test_rng(&rng);
+    if (twice)
+        snprintf(which, sizeof which, ", after set_taps twice (the second set counts)");
+    else if (!fixed_taps(launcher))
+        snprintf(which, sizeof which, " and %d tap%s", ntaps, ntaps == 1 ? "" : "s");
     for (s = 0; s < nsizes; s++) {
         int n = sizes[s];
-        size_t in_len = (size_t)n + ntaps - 1;
-        float *h_in = gl_malloc(in_len * sizeof(float)),
-              *h_first = gl_malloc((size_t)ntaps * sizeof(float)),
-              *h_taps = gl_malloc((size_t)ntaps * sizeof(float));
-        const char *why;
-        gl_fill_float(&rng, h_in, in_len, -1.0f, 1.0f);
+        float *h_in, *h_taps, *h_first = gl_malloc((size_t)ntaps * sizeof(float));
+        char why[2048];
+        cm_conv_make(&rng, n, ntaps, &h_in, &h_taps);
         gl_fill_float(&rng, h_first, (size_t)ntaps, -1.0f, 1.0f);
-        gl_fill_float(&rng, h_taps, (size_t)ntaps, -1.0f, 1.0f);
-        why = run_and_check(kind, n, ntaps, h_in, kind == CONSTANT ? h_first : NULL, h_taps);
-        if (*why)
-            gl_check_fail("%s with n = %d%s: %s", conv_names[kind], n,
-                          kind == CONSTANT ? ", after set_taps twice (the second set counts)"
-                                           : "",
-                          why);
+        snprintf(why, sizeof why, "%s",
+                 cm_conv_check(launcher, n, ntaps, h_in, twice ? h_first : NULL, h_taps, 0));
         free(h_in);
-        free(h_first);
         free(h_taps);
+        free(h_first);
+        if (*why)
+            gl_check_fail("%s with n = %d%s: %s", launcher, n, which, why);
     }
 }
+
+static void check_lookup(const char *launcher, const int *sizes, int nsizes)
+{
+    int s, uniform;
+    gl_rng rng;
+    gl_test_rng(&rng);
+    for (s = 0; s < nsizes; s++)
+        for (uniform = 1; uniform >= 0; uniform--) {
+            int n = sizes[s], *h_idx;
+            float *h_table;
+            char why[2048];
+            cm_lookup_make(&rng, n, uniform, &h_idx, &h_table);
+            snprintf(why, sizeof why, "%s", cm_lookup_check(launcher, n, h_idx, h_table));
+            free(h_idx);
+            free(h_table);
+            if (*why)
+                gl_check_fail("%s with n = %d, %s indices: %s", launcher, n,
+                              uniform ? "uniform (one per warp)" : "random", why);
+        }
+}
+
+/* every class of n: 0, 1, under a warp, a warp, a warp and one, a block and
+ * one less or more, a multiple of 8 but not of 32, a multiple of the block */
+static const int small_n[] = {0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096};
+#define NSMALL ((int)(sizeof small_n / sizeof small_n[0]))
+static const int large_n[] = {1 << 20, BIG};
 
 GL_TEST(constant_small_n)
 {
-    static const int sizes[] = {0, 1, 31, 33, 1000};
-    check_conv_sizes(CONSTANT, sizes, 5, CM_TAPS);
+    check_conv("convolve_constant", small_n, NSMALL, CM_TAPS);
 }
 
 GL_TEST(constant_large_n)
 {
-    static const int sizes[] = {BIG};
-    check_conv_sizes(CONSTANT, sizes, 1, CM_TAPS);
+    check_conv("convolve_constant", large_n, 2, CM_TAPS);
 }
 
-GL_TEST(long_taps)
+GL_TEST(constant_random)
 {
-    static const int sizes[] = {1, 257, 1000}, big[] = {BIG};
-    static const int taps[] = {1, 64, 1000};
-    int t;
-    for (t = 0; t < 3; t++)
-        check_conv_sizes(LONG, sizes, 3, taps[t]);
-    check_conv_sizes(LONG, big, 1, 33);
-}
-
-GL_TEST(long_past_64kb)
-{
-    static const int sizes[] = {1, 257, 1000};
-    check_conv_sizes(LONG, sizes, 3, 20000); /* 80 KB of taps */
-}
-
-/* ---- the lookup ---- */
-
-/* Uniform: every lane of a warp has the same index; random: each its own. */
-static void fill_indices(gl_rng *rng, int *idx, int n, int uniform)
-{
-    int i, v = 0;
-    for (i = 0; i < n; i++) {
-        if (!uniform || i % 32 == 0)
-            v = (int)gl_rng_range(rng, 0, CM_TABLE - 1);
-        idx[i] = v;
-    }
-}
-
-static size_t check_lookup(const float *out, const int *idx, const float *table, int n,
-                           gl_cmp *c)
-{
-    int i, k;
-    memset(c, 0, sizeof *c);
-    for (i = 0; i < n; i++) {
-        double sum = 0.0, mag = 0.0;
-        for (k = 0; k < CM_LOOKUPS; k++) {
-            double t = table[(idx[i] + k) % CM_TABLE];
-            sum += t;
-            mag += fabs(t);
-        }
-        check_one(c, (size_t)i, sum, mag, out[i]);
-    }
-    return c->wrong;
-}
-
-static const char *lookup_hint(const gl_cmp *c)
-{
-    if (c->unwritten == c->n)
-        return "Is the kernel still a TODO, or is it never launched?";
-    if (c->unwritten)
-        return "Some outputs were never written: does every thread i < n write out[i]?";
-    return "Wrong values: out[i] is the sum of table[(idx[i] + k) % CM_TABLE] for k = 0 .. "
-           "CM_LOOKUPS - 1 (the index wraps around the end of the table)";
-}
-
-typedef struct {
-    void *fn;
-    int global; /* lookup_global (the table pointer), or lookup_constant */
-    float *out;
-    const int *idx;
-    const float *table;
-    int n;
-} lookup_job;
-
-static void lookup_launch(void *arg)
-{
-    lookup_job *j = arg;
-    if (j->global)
-        ((lookup_global_fn)j->fn)(j->out, j->idx, j->table, j->n);
-    else
-        ((lookup_constant_fn)j->fn)(j->out, j->idx, j->n);
-}
-
-/* lookup_global once on n outputs: "" or why not (a static buffer). */
-static const char *lookup_once(int n, const int *h_idx, const float *h_table)
-{
-    static char why[2048];
-    gl_buf idx = gl_buf_alloc((size_t)n * sizeof(int), 0),
-           table = gl_buf_alloc(CM_TABLE * sizeof(float), 0),
-           out = gl_buf_alloc((size_t)n * sizeof(float), 0);
-    float *h_out = gl_malloc((size_t)n * sizeof(float));
-    lookup_job j = {gl_submission_fn("lookup_global"), 1, out.ptr, idx.ptr, table.ptr, n};
-    gl_guard_report g;
-    gl_cmp cmp;
-
-    why[0] = '\0';
-    gl_buf_upload(&idx, h_idx);
-    gl_buf_upload(&table, h_table);
-    gl_buf_poison(&out);
-    lookup_launch(&j);
-    GL_CHECK_LAUNCH("lookup_global");
-    if (gl_buf_check_guards(&out, &g)) {
-        char d[512];
-        gl_guard_describe(&g, out.bytes, sizeof(float), "out", d, sizeof d);
-        snprintf(why, sizeof why, "%s: test i < n in the kernel (the last block has threads "
-                 "past n)", d);
-    } else {
-        gl_buf_download(&out, h_out);
-        if (check_lookup(h_out, h_idx, h_table, n, &cmp)) {
-            char d[1024];
-            gl_cmp_describe(&cmp, "out", NULL, NULL, d, sizeof d);
-            snprintf(why, sizeof why, "%s. %s", d, lookup_hint(&cmp));
-        }
-    }
-    gl_buf_free(&idx);
-    gl_buf_free(&table);
-    gl_buf_free(&out);
-    free(h_out);
-    return why;
-}
-
-static void check_lookup_sizes(const int *sizes, int nsizes)
-{
-    float table[CM_TABLE];
-    int s, uniform;
     gl_rng rng;
+    int n;
     gl_test_rng(&rng);
-    gl_fill_float(&rng, table, CM_TABLE, -1.0f, 1.0f);
-    for (s = 0; s < nsizes; s++)
-        for (uniform = 1; uniform >= 0; uniform--) {
-            int n = sizes[s];
-            int *h_idx = gl_malloc((size_t)n * sizeof(int));
-            const char *why;
-            fill_indices(&rng, h_idx, n, uniform);
-            why = lookup_once(n, h_idx, table);
-            if (*why)
-                gl_check_fail("lookup_global with n = %d, %s indices: %s", n,
-                              uniform ? "uniform (one per warp)" : "random", why);
-            free(h_idx);
-        }
+    n = (int)gl_rng_range(&rng, 1, 300000);
+    check_conv("convolve_constant", &n, 1, CM_TAPS);
 }
 
 GL_TEST(lookup_small_n)
 {
-    static const int sizes[] = {0, 1, 33};
-    check_lookup_sizes(sizes, 3);
+    check_lookup("lookup_global", small_n, NSMALL);
 }
 
 GL_TEST(lookup_large_n)
 {
-    static const int sizes[] = {BIG};
-    check_lookup_sizes(sizes, 1);
+    check_lookup("lookup_global", large_n, 2);
+}
+
+GL_TEST(lookup_random)
+{
+    gl_rng rng;
+    int n;
+    gl_test_rng(&rng);
+    n = (int)gl_rng_range(&rng, 1, 300000);
+    check_lookup("lookup_global", &n, 1);
+}
+
+GL_TEST(long_taps)
+{
+    /* lengths: one tap, under a warp, a warp, a warp and one, two warps, 1000 */
+    static const int sizes[] = {1, 256, 257, 1000}, taps[] = {1, 31, 32, 33, 64, 1000};
+    static const int big[] = {BIG};
+    int t;
+    for (t = 0; t < 6; t++)
+        check_conv("convolve_long", sizes, 4, taps[t]);
+    check_conv("convolve_long", big, 1, 33);
+}
+
+GL_TEST(long_past_64kb)
+{
+    static const int sizes[] = {1, 256, 257, 1000};
+    check_conv("convolve_long", sizes, 4, 20000); /* 80 KB of taps */
+}
+
+GL_TEST(long_random)
+{
+    gl_rng rng;
+    int n, ntaps;
+    gl_test_rng(&rng);
+    n = (int)gl_rng_range(&rng, 1, 100000);
+    ntaps = (int)gl_rng_range(&rng, 1, 3000);
+    check_conv("convolve_long", &n, 1, ntaps);
+}
+
+/* One launcher once on n outputs (ntaps taps for the run-time lengths, CM_TAPS
+ * for the others; random indices for the lookups), its constant data set
+ * first; checked. Returns "" or why not. */
+static const char *check_once(const char *launcher, const char *stream, int n, int ntaps)
+{
+    static char why[2048];
+    gl_rng rng;
+    gl_rng_init(&rng, gl_seed(), stream);
+    if (cm_is_lookup(launcher)) {
+        int *h_idx;
+        float *h_table;
+        cm_lookup_make(&rng, n, 0, &h_idx, &h_table);
+        snprintf(why, sizeof why, "%s", cm_lookup_check(launcher, n, h_idx, h_table));
+        free(h_idx);
+        free(h_table);
+    } else {
+        float *h_in, *h_taps;
+        if (fixed_taps(launcher))
+            ntaps = CM_TAPS;
+        cm_conv_make(&rng, n, ntaps, &h_in, &h_taps);
+        snprintf(why, sizeof why, "%s", cm_conv_check(launcher, n, ntaps, h_in, NULL, h_taps, 1));
+        free(h_in);
+        free(h_taps);
+    }
+    return why;
 }
 
 /* ---- the launcher only enqueues its kernel (gl_expect_queued) ---- */
 
 typedef struct {
-    conv_job j;
-    const float *h_in, *h_taps;
+    const char *launcher;
+    int n, ntaps;
+    float *out;
+    const void *in;          /* device: in, or idx for a lookup (the delayed input) */
+    const float *data;       /* device: the taps, or the table */
+    const void *h_in;        /* their host copies */
+    const float *h_data;
 } queued;
 
 static void queued_launch(void *ctx)
 {
     queued *q = ctx;
-    conv_launch(&q->j);
+    if (cm_is_lookup(q->launcher))
+        cm_lookup(q->launcher, q->out, q->in, q->data, q->n);
+    else
+        cm_convolve(q->launcher, q->out, q->in, q->data, q->ntaps, q->n);
 }
 
 static int queued_right(void *ctx)
 {
     queued *q = ctx;
-    float *h = gl_malloc((size_t)q->j.n * sizeof(float));
+    float *h = gl_malloc((size_t)q->n * sizeof(float));
     gl_cmp cmp;
     int right;
-    GL_CUDA(cudaMemcpy(h, q->j.out, (size_t)q->j.n * sizeof(float), cudaMemcpyDeviceToHost));
-    right = check_conv(h, q->h_in, q->h_taps, CM_TAPS, q->j.n, 1, &cmp) == 0;
+    GL_CUDA(cudaMemcpy(h, q->out, (size_t)q->n * sizeof(float), cudaMemcpyDeviceToHost));
+    if (cm_is_lookup(q->launcher))
+        right = cm_lookup_compare(h, q->h_in, q->h_data, q->n, &cmp) == 0;
+    else
+        right = cm_conv_compare(h, q->h_in, q->h_data, q->ntaps, q->n, 1, &cmp) == 0;
     free(h);
     return right;
 }
 
-GL_TEST(constant_async)
+static void check_async(const char *launcher, int ntaps)
 {
     const int n = BIG;
-    size_t in_bytes = ((size_t)n + CM_TAPS - 1) * sizeof(float);
-    float *h_in = gl_malloc(in_bytes), h_taps[CM_TAPS];
+    int lookup = cm_is_lookup(launcher), *h_idx = NULL;
+    float *h_in = NULL, *h_data;
+    size_t in_bytes = lookup ? (size_t)n * sizeof(int) : ((size_t)n + ntaps - 1) * sizeof(float),
+           data_bytes = (size_t)(lookup ? CM_TABLE : ntaps) * sizeof(float);
     gl_buf staged = gl_buf_alloc(in_bytes, 0), in = gl_buf_alloc(in_bytes, 0),
-           out = gl_buf_alloc((size_t)n * sizeof(float), 0);
-    queued q = {{CONSTANT, NULL, out.ptr, in.ptr, NULL, CM_TAPS, n}, h_in, h_taps};
+           data = gl_buf_alloc(data_bytes, 0), out = gl_buf_alloc((size_t)n * sizeof(float), 0);
     gl_queue_buffers b = {in.ptr, staged.ptr, in_bytes, out.ptr, (size_t)n * sizeof(float)};
+    queued q = {launcher, n, ntaps, out.ptr, in.ptr, data.ptr, NULL, NULL};
     gl_rng rng;
 
     gl_test_rng(&rng);
-    gl_fill_float(&rng, h_in, in_bytes / sizeof(float), -1.0f, 1.0f);
-    gl_fill_float(&rng, h_taps, CM_TAPS, -1.0f, 1.0f);
-    gl_buf_upload(&staged, h_in);
-    q.j.fn = conv_prepare(CONSTANT, NULL, h_taps, CM_TAPS);
-    gl_expect_queued("convolve_constant", queued_launch, queued_right, &q, &b);
+    if (lookup)
+        cm_lookup_make(&rng, n, 0, &h_idx, &h_data);
+    else
+        cm_conv_make(&rng, n, ntaps, &h_in, &h_data);
+    q.h_in = lookup ? (const void *)h_idx : (const void *)h_in;
+    q.h_data = h_data;
+    gl_buf_upload(&staged, q.h_in);
+    gl_buf_upload(&data, h_data);
+    cm_set_for(launcher, h_data, ntaps); /* set_taps, in the process that runs the launcher */
+    gl_expect_queued(launcher, queued_launch, queued_right, &q, &b);
     gl_buf_free(&staged);
     gl_buf_free(&in);
+    gl_buf_free(&data);
     gl_buf_free(&out);
     free(h_in);
+    free(h_idx);
+    free(h_data);
+}
+
+GL_TEST(constant_async)
+{
+    check_async("convolve_constant", CM_TAPS);
+}
+
+GL_TEST(lookup_async)
+{
+    check_async("lookup_global", 0);
+}
+
+GL_TEST(long_async)
+{
+    check_async("convolve_long", 100);
 }
 
 /* ---- technique: read from the PTX and the library, no GPU needed ---- */
+
+/* The kernels the launcher really ran (the starting file's name without a GPU). */
+#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
+    char k##_names[8][224];                                                                   \
+    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
+    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
+        for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 static int ident_char(char ch)
 {
@@ -553,31 +329,28 @@ static long const_array_bytes(const char *ptx, const char *symbol)
     return -1;
 }
 
-/* The baselines' PTX entry of kernel (the grader's own copy). */
-static char *baseline_entry(const char *kernel, gl_ptx_entry *e)
-{
-    char *ptx = gl_read_file(gl_baseline_ptx());
-    if (!ptx || gl_ptx_entry_find(ptx, kernel, e) != 0)
-        gl_check_fail("grader: the baselines' PTX (%s) is missing %s: rebuild the kit with make",
-                      gl_baseline_ptx(), kernel);
-    return ptx;
-}
-
-GL_TEST(constant_reads_c_taps)
+/* How many ld.const the given kernel has in the baselines' PTX (the
+ * grader's own copy). */
+static int baseline_ld_const(const char *kernel)
 {
     gl_ptx_entry e;
-    char *ptx = baseline_entry("convolve_global_kernel", &e);
-    long bytes;
+    char *ptx = gl_read_file(gl_baseline_ptx());
+    int n;
+    if (!ptx || gl_ptx_entry_find(ptx, kernel, &e) != 0)
+        gl_check_fail("grader: the baselines' PTX (%s) is missing %s: rebuild the kit with make",
+                      gl_baseline_ptx(), kernel);
+    n = gl_ptx_count(&e, "ld.const");
+    free(ptx);
+    return n;
+}
+
+static void check_reads_c_taps(const char *kernel)
+{
+    gl_ptx_entry e;
+    char *ptx = gl_kernel_ptx(kernel, &e);
+    long bytes = const_array_bytes(ptx, "c_taps");
     int ld_const;
 
-    /* the test tells the two apart: the given kernel has none */
-    if (gl_ptx_count(&e, "ld.const"))
-        gl_check_fail("grader: the given convolve_global_kernel has ld.const in its PTX: this "
-                      "compiler puts global data in constant memory by itself, and the test "
-                      "cannot tell");
-    free(ptx);
-    ptx = gl_kernel_ptx("convolve_constant_kernel", &e);
-    bytes = const_array_bytes(ptx, "c_taps");
     if (bytes < 0)
         gl_check_fail("the PTX of constant_memory.cu has no __constant__ array c_taps (.const "
                       "... c_taps[%d]): keep `__constant__ float c_taps[CM_TAPS];` of the "
@@ -589,14 +362,24 @@ GL_TEST(constant_reads_c_taps)
                       bytes, (int)(CM_TAPS * sizeof(float)));
     ld_const = gl_ptx_count(&e, "ld.const");
     if (ld_const == 0 || !entry_names(&e, "c_taps"))
-        gl_check_fail("convolve_constant_kernel reads no taps from constant memory (%d ld.const "
-                      "in its PTX, %s): task 1 reads c_taps[k] in the kernel, where every lane "
-                      "of a warp reads the same tap at the same time (a broadcast)",
-                      ld_const,
+        gl_check_fail("%s reads no taps from constant memory (%d ld.const in its PTX, %s): task "
+                      "1 reads c_taps[k] in the kernel, where every lane of a warp reads the "
+                      "same tap at the same time (a broadcast)",
+                      kernel, ld_const,
                       entry_names(&e, "c_taps") ? "c_taps named" : "c_taps never named");
-    gl_test_note("%d ld.const from c_taps (%ld bytes) in convolve_constant_kernel", ld_const,
-                 bytes);
+    gl_test_note("%d ld.const from c_taps (%ld bytes) in %s", ld_const, bytes, kernel);
     free(ptx);
+}
+
+GL_TEST(constant_reads_c_taps)
+{
+    int given = baseline_ld_const("convolve_global_kernel");
+    /* the test tells the two apart: the given kernel has none */
+    if (given)
+        gl_check_fail("grader: the given convolve_global_kernel has ld.const in its PTX: this "
+                      "compiler puts global data in constant memory by itself, and the test "
+                      "cannot tell");
+    FOR_EACH_KERNEL("convolve_constant", "convolve_constant_kernel", k) check_reads_c_taps(k);
 }
 
 /* Does the student's library import symbol (an undefined dynamic symbol,
@@ -676,95 +459,181 @@ static void check_readonly(const char *kernel, const char *what, int task)
 
 GL_TEST(lookup_readonly)
 {
-    gl_ptx_entry e;
-    char *ptx = baseline_entry("lookup_constant_kernel", &e);
+    int given = baseline_ld_const("lookup_constant_kernel");
     /* the test tells the two apart: the given lookup reads constant memory */
-    if (gl_ptx_count(&e, "ld.const") == 0)
+    if (given == 0)
         gl_check_fail("grader: the given lookup_constant_kernel has no ld.const in its PTX, and "
                       "the test cannot tell");
-    free(ptx);
-    check_readonly("lookup_global_kernel", "the table", 2);
+    FOR_EACH_KERNEL("lookup_global", "lookup_global_kernel", k) check_readonly(k, "the table", 2);
 }
 
 GL_TEST(long_readonly)
 {
-    check_readonly("convolve_long_kernel", "the taps", 3);
+    FOR_EACH_KERNEL("convolve_long", "convolve_long_kernel", k) check_readonly(k, "the taps", 3);
 }
 
-/* ---- performance: one run, ratios only ---- */
+/* ---- performance: the judge's clock, fresh inputs every call ---- */
 
-/* The timed size: 2^24 outputs (2^22 for the long filters), less on a small GPU. */
+#define PERF_SETS 8 /* calls per round, each on its own input and output */
+
+typedef struct {
+    const char *launcher, *reference; /* reference: the kit's launcher verify compares with */
+    int lookup, n, ntaps;
+    size_t floats;                    /* of each set's taps or table */
+    float *h_data;                    /* PERF_SETS of them, host */
+    gl_buf in[PERF_SETS], data[PERF_SETS], out[PERF_SETS], expected;
+} perf;
+
+static unsigned long long perf_seed(int round, int i)
+{
+    return gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1));
+}
+
+/* Fresh inputs (in or idx, on the GPU), fresh taps or table for each set
+ * (one for the whole round where the launcher reads them from constant
+ * memory, set here), poisoned outputs. */
+static void perf_prepare(void *ctx, int round)
+{
+    perf *p = ctx;
+    int i;
+    for (i = 0; i < PERF_SETS; i++) {
+        float *h = p->h_data + (size_t)i * p->floats;
+        gl_rng rng;
+        if (p->lookup)
+            gl_device_fill_int(p->in[i].ptr, (size_t)p->n, 0, CM_TABLE - 1, perf_seed(round, i));
+        else
+            gl_device_fill_float(p->in[i].ptr, (size_t)p->n + p->ntaps - 1, -1.0f, 1.0f,
+                                 perf_seed(round, i));
+        gl_rng_init(&rng, perf_seed(round, cm_setter_of(p->launcher) ? 0 : i), "perf data");
+        gl_fill_float(&rng, h, p->floats, -1.0f, 1.0f);
+        gl_buf_upload(&p->data[i], h);
+        gl_buf_poison(&p->out[i]);
+    }
+    cm_set_for(p->launcher, p->h_data, p->ntaps);
+}
+
+static void perf_call(void *ctx, int i)
+{
+    perf *p = ctx;
+    if (p->lookup)
+        cm_lookup(p->launcher, p->out[i].ptr, p->in[i].ptr, p->data[i].ptr, p->n);
+    else
+        cm_convolve(p->launcher, p->out[i].ptr, p->in[i].ptr, p->data[i].ptr, p->ntaps, p->n);
+}
+
+/* Every output of the round against the kit's own launcher on the same
+ * input, within CM_REL_TOL of the sum of the terms' magnitudes (a quarter
+ * per tap, a half per table read, on these uniform inputs). */
+static void perf_verify(void *ctx, int round)
+{
+    perf *p = ctx;
+    size_t first, wrong;
+    float atol = (float)(CM_REL_TOL * (p->lookup ? 0.5 * CM_LOOKUPS : 0.25 * p->ntaps));
+    int i;
+    for (i = 0; i < PERF_SETS; i++) {
+        cm_set_for(p->reference, p->h_data + (size_t)i * p->floats, p->ntaps);
+        if (p->lookup)
+            cm_lookup(p->reference, p->expected.ptr, p->in[i].ptr, p->data[i].ptr, p->n);
+        else
+            cm_convolve(p->reference, p->expected.ptr, p->in[i].ptr, p->data[i].ptr, p->ntaps,
+                        p->n);
+        GL_CHECK_LAUNCH(p->reference);
+        wrong = gl_device_diff_float(p->expected.ptr, p->out[i].ptr, (size_t)p->n, atol, 0.0f,
+                                     &first);
+        if (wrong)
+            gl_check_fail("%s was right once, but in timed round %d (fresh inputs%s) out is "
+                          "wrong at %zu of %d outputs, first out[%zu]: every call must compute "
+                          "the whole output from its own input",
+                          p->launcher, round,
+                          cm_setter_of(p->launcher) ? ", fresh constant data" : "", wrong, p->n,
+                          first);
+    }
+}
+
+/* Outputs of a timed call: 2^shift, or a quarter of that when the judge's
+ * pool (at most half the free memory) cannot hold 2 x PERF_SETS + 1 arrays
+ * of them. */
 static int perf_n(int shift)
 {
-    gl_device_info info;
-    gl_device_require(&info);
-    return info.global_mem_bytes >= ((size_t)2 << 30) ? 1 << shift : 1 << (shift - 2);
+    int mib = (int)(((size_t)4 << shift) >> 20);
+    return gl_pool_mib() >= (2 * PERF_SETS + 1) * mib + 16 ? 1 << shift : 1 << (shift - 2);
 }
 
-/* Times a convolution on the job's arrays; its output, after the timed runs,
- * must be right (a sample of it for long filters). */
-static double time_conv(conv_job *j, gl_buf *out, const float *h_in, const float *h_taps)
+static void perf_begin(perf *p, const char *launcher, const char *reference, int n, int ntaps)
 {
-    float *h_out = gl_malloc((size_t)j->n * sizeof(float));
-    double ms;
-    gl_cmp cmp;
-    gl_buf_poison(out);
-    ms = gl_time_ms(conv_launch, j, gl_timing_default());
-    gl_buf_download(out, h_out);
-    if (check_conv(h_out, h_in, h_taps, j->ntaps, j->n, sample_stride(j->n, j->ntaps), &cmp)) {
-        char d[1024];
-        gl_cmp_describe(&cmp, "out", NULL, NULL, d, sizeof d);
-        gl_check_fail("%s with %d taps is not right at n = %d after the timed runs (%s), so its "
-                      "speed is not graded (the correctness tests say more)",
-                      conv_names[j->kind], j->ntaps, j->n, d);
+    size_t in_bytes;
+    int i;
+    memset(p, 0, sizeof *p);
+    p->launcher = launcher;
+    p->reference = reference;
+    p->lookup = cm_is_lookup(launcher);
+    p->n = n;
+    p->ntaps = ntaps;
+    p->floats = p->lookup ? CM_TABLE : (size_t)ntaps;
+    p->h_data = gl_malloc(PERF_SETS * p->floats * sizeof(float));
+    in_bytes = p->lookup ? (size_t)n * sizeof(int) : ((size_t)n + ntaps - 1) * sizeof(float);
+    for (i = 0; i < PERF_SETS; i++) {
+        p->in[i] = gl_buf_alloc(in_bytes, 0);
+        p->data[i] = gl_buf_alloc(p->floats * sizeof(float), 0);
+        p->out[i] = gl_buf_alloc((size_t)n * sizeof(float), 0);
     }
-    free(h_out);
+    p->expected = gl_buf_alloc((size_t)n * sizeof(float), 0);
+}
+
+static void perf_end(perf *p)
+{
+    int i;
+    for (i = 0; i < PERF_SETS; i++) {
+        gl_buf_free(&p->in[i]);
+        gl_buf_free(&p->data[i]);
+        gl_buf_free(&p->out[i]);
+    }
+    gl_buf_free(&p->expected);
+    free(p->h_data);
+}
+
+/* Milliseconds per call of launcher on n outputs (ntaps taps); a student's
+ * outputs are verified against the kit's `reference` every round. */
+static double ms_per_call(const char *launcher, const char *reference, int n, int ntaps)
+{
+    perf p;
+    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify};
+    int given = gl_launcher_find(launcher)->flags & GL_GIVEN;
+    double ms;
+    const char *why = given ? "" : check_once(launcher, "timed size", n, ntaps);
+    if (*why)
+        gl_check_fail("%s is not right at n = %d yet (%s), so its speed is not graded (the "
+                      "correctness tests say more)",
+                      launcher, n, why);
+    perf_begin(&p, launcher, reference, n, ntaps);
+    if (given) {
+        t.verify = NULL; /* the kit's own */
+        ms = gl_time_baseline(&t, &p);
+    } else {
+        ms = gl_time_student(&t, &p);
+    }
+    perf_end(&p);
     return ms;
 }
 
-/* slow and fast, the same filter of ntaps on n outputs; fast must take at
- * most 1 / min_ratio of slow's time. */
-static void expect_faster(conv_kind fast, conv_kind slow, int shift, int ntaps, double min_ratio,
-                          const char *why)
+/* fast (a student's) must take at most 1 / min_ratio of slow's time (the
+ * kit's), on the same problem. */
+static void expect_faster(const char *fast, const char *slow, int n, int ntaps, double min_ratio,
+                          const char *what, const char *why)
 {
-    int n = perf_n(shift);
-    size_t in_len = (size_t)n + ntaps - 1;
-    float *h_in = gl_malloc(in_len * sizeof(float)),
-          *h_taps = gl_malloc((size_t)ntaps * sizeof(float));
-    gl_buf in = gl_buf_alloc(in_len * sizeof(float), 0),
-           taps = gl_buf_alloc((size_t)ntaps * sizeof(float), 0),
-           out = gl_buf_alloc((size_t)n * sizeof(float), 0);
-    conv_job js = {slow, NULL, out.ptr, in.ptr, taps.ptr, ntaps, n}, jf = js;
-    double ts, tf;
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    gl_fill_float(&rng, h_in, in_len, -1.0f, 1.0f);
-    gl_fill_float(&rng, h_taps, (size_t)ntaps, -1.0f, 1.0f);
-    gl_buf_upload(&in, h_in);
-    gl_buf_upload(&taps, h_taps);
-    js.fn = conv_prepare(slow, NULL, h_taps, ntaps);
-    ts = time_conv(&js, &out, h_in, h_taps);
-    jf.kind = fast;
-    jf.fn = conv_prepare(fast, NULL, h_taps, ntaps);
-    tf = time_conv(&jf, &out, h_in, h_taps);
+    double ts = ms_per_call(slow, slow, n, ntaps), tf = ms_per_call(fast, slow, n, ntaps);
     if (ts < min_ratio * tf)
-        gl_check_fail("at n = %d with %d taps, %s takes %.3f ms, %.2fx faster than the given %s "
-                      "(%.3f ms); it should be at least %.2fx. %s",
-                      n, ntaps, conv_names[fast], tf, ts / tf, conv_names[slow], ts, min_ratio,
-                      why);
-    gl_test_note("%d taps: %s %.3f ms = %.2fx faster than %s %.3f ms (needs %.2fx)", ntaps,
-                 conv_names[fast], tf, ts / tf, conv_names[slow], ts, min_ratio);
-    gl_buf_free(&in);
-    gl_buf_free(&taps);
-    gl_buf_free(&out);
-    free(h_in);
-    free(h_taps);
+        gl_check_fail("at n = %d %s, %s takes %.3f ms, %.2fx faster than the given %s (%.3f ms); "
+                      "it should be at least %.2gx. %s",
+                      n, what, fast, tf, ts / tf, slow, ts, min_ratio, why);
+    gl_test_note("n = %d %s: %s %.3f ms = %.2fx faster than %s %.3f ms (needs %.2gx)", n, what,
+                 fast, tf, ts / tf, slow, ts, min_ratio);
 }
 
 GL_TEST(constant_vs_global)
 {
-    expect_faster(CONSTANT, GLOBAL, 24, CM_TAPS, MIN_CONSTANT_OVER_GLOBAL,
+    expect_faster("convolve_constant", "convolve_global", perf_n(24), CM_TAPS,
+                  MIN_CONSTANT_OVER_GLOBAL, "with 64 taps",
                   "Every lane of a warp reads the same tap at the same time: read it from "
                   "c_taps[k], with the loop unrolled (#pragma unroll), so that the tap is a "
                   "broadcast from the constant cache and not a load from global memory");
@@ -772,69 +641,21 @@ GL_TEST(constant_vs_global)
 
 GL_TEST(long_vs_constant_runtime)
 {
-    expect_faster(LONG, RUNTIME, 22, PERF_LONG_TAPS, MIN_LONG_OVER_RUNTIME,
+    expect_faster("convolve_long", "convolve_constant_runtime", perf_n(22), PERF_LONG_TAPS,
+                  MIN_LONG_OVER_RUNTIME, "with 1024 run-time taps",
                   "Read the taps from global memory through `const float *__restrict__` "
                   "pointers: the read-only data cache keeps up where a long run-time loop over "
                   "constant memory does not");
 }
 
-/* Times a lookup; its output after the timed runs must be right. */
-static double time_lookup(lookup_job *j, gl_buf *out, const int *h_idx, const float *h_table,
-                          const char *name)
-{
-    float *h_out = gl_malloc((size_t)j->n * sizeof(float));
-    double ms;
-    gl_cmp cmp;
-    gl_buf_poison(out);
-    ms = gl_time_ms(lookup_launch, j, gl_timing_default());
-    gl_buf_download(out, h_out);
-    if (check_lookup(h_out, h_idx, h_table, j->n, &cmp))
-        gl_check_fail("%s is not right at n = %d after the timed runs (%zu wrong outputs), so "
-                      "its speed is not graded (the correctness tests say more)",
-                      name, j->n, cmp.wrong);
-    free(h_out);
-    return ms;
-}
-
 GL_TEST(lookup_random_global_vs_constant)
 {
-    int n = perf_n(24);
-    float table[CM_TABLE];
-    int *h_idx = gl_malloc((size_t)n * sizeof(int));
-    gl_buf idx = gl_buf_alloc((size_t)n * sizeof(int), 0),
-           d_table = gl_buf_alloc(CM_TABLE * sizeof(float), 0),
-           out = gl_buf_alloc((size_t)n * sizeof(float), 0);
-    lookup_job jc = {gl_baseline_fn("lookup_constant"), 0, out.ptr, idx.ptr, d_table.ptr, n},
-               jg = jc;
-    double tc, tg;
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    gl_fill_float(&rng, table, CM_TABLE, -1.0f, 1.0f);
-    fill_indices(&rng, h_idx, n, 0);
-    gl_buf_upload(&idx, h_idx);
-    gl_buf_upload(&d_table, table);
-    ((set_fn)gl_baseline_fn("set_table_constant"))(table);
-    GL_CHECK_LAUNCH("set_table_constant");
-    tc = time_lookup(&jc, &out, h_idx, table, "lookup_constant");
-    jg.fn = gl_submission_fn("lookup_global");
-    jg.global = 1;
-    tg = time_lookup(&jg, &out, h_idx, table, "lookup_global");
-    if (tc < MIN_GLOBAL_OVER_CONSTANT_RANDOM * tg)
-        gl_check_fail("at n = %d with random indices, lookup_global takes %.3f ms, %.1fx faster "
-                      "than the given lookup_constant (%.3f ms); it should be at least %.0fx. "
-                      "When the lanes of a warp read different addresses, constant memory "
-                      "serves them one at a time; read the table from global memory through "
-                      "`const float *__restrict__` (the read-only data cache serves them "
-                      "together), not from a constant copy of it",
-                      n, tg, tc / tg, tc, MIN_GLOBAL_OVER_CONSTANT_RANDOM);
-    gl_test_note("random indices: lookup_global %.3f ms = %.1fx faster than lookup_constant "
-                 "%.3f ms (needs %.0fx)",
-                 tg, tc / tg, tc, MIN_GLOBAL_OVER_CONSTANT_RANDOM);
-    gl_buf_free(&idx);
-    gl_buf_free(&d_table);
-    gl_buf_free(&out);
-    free(h_idx);
+    expect_faster("lookup_global", "lookup_constant", perf_n(24), 0,
+                  MIN_GLOBAL_OVER_CONSTANT_RANDOM, "with random indices",
+                  "When the lanes of a warp read different addresses, constant memory serves "
+                  "them one at a time; read the table from global memory through `const float "
+                  "*__restrict__` (the read-only data cache serves them together), not from a "
+                  "constant copy of it");
 }
 
 /* ---- profile: Nsight Compute counters ---- */
@@ -859,40 +680,41 @@ GL_TEST(constant_global_loads)
                  v[0], n, per_warp, MAX_LOADS_PER_WARP, 2 * CM_TAPS, v[1]);
 }
 
-/* Under Nsight Compute: convolve_constant (or the given convolve_global, for
- * comparison) once on n outputs; checked. */
+/* Under Nsight Compute: one launcher once on N outputs (and NTAPS taps). */
 static const char *run_once(int argc, char **argv)
 {
-    long n;
-    conv_kind kind;
-    size_t in_len;
-    float *h_in, h_taps[CM_TAPS];
-    const char *why;
-    gl_rng rng;
+    long n, ntaps = CM_TAPS;
+    const gl_launcher *l = argc >= 1 ? gl_launcher_find(argv[0]) : NULL;
+    if (argc < 2 || argc > 3 || !l || !strcmp(l->layout, "h") || !strcmp(l->layout, "hi") ||
+        gl_parse_long(argv[1], 0, 1L << 28, &n) ||
+        (argc == 3 && gl_parse_long(argv[2], 1, 100000, &ntaps)))
+        return "usage: LAUNCHER N [NTAPS]  (a convolution or a lookup; NTAPS for "
+               "convolve_long and convolve_constant_runtime, default 64)";
+    return check_once(argv[0], "run_once", (int)n, (int)ntaps);
+}
 
-    if (argc != 2 || gl_parse_long(argv[1], 0, 1L << 28, &n) ||
-        (strcmp(argv[0], "convolve_constant") && strcmp(argv[0], "convolve_global")))
-        return "usage: --run convolve_constant|convolve_global N";
-    kind = strcmp(argv[0], "convolve_constant") ? GLOBAL : CONSTANT;
-    in_len = (size_t)n + CM_TAPS - 1;
-    h_in = gl_malloc(in_len * sizeof(float));
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    gl_fill_float(&rng, h_in, in_len, -1.0f, 1.0f);
-    gl_fill_float(&rng, h_taps, CM_TAPS, -1.0f, 1.0f);
-    why = run_and_check(kind, (int)n, CM_TAPS, h_in, NULL, h_taps);
-    free(h_in);
-    return why;
+/* One call on a small problem, to see which kernels a launcher launches. */
+static void probe(const char *launcher)
+{
+    check_once(launcher, "probe", 1000, 100);
 }
 
 static void add_tests(void)
 {
-    GL_ADD(constant_small_n, GL_CORRECTNESS, 2, 15, "constant taps, n = 0, 1, 31, 33, 1000");
-    GL_ADD(constant_large_n, GL_CORRECTNESS, 2, 15, "constant taps, n = 2^20 + 3");
+    GL_ADD(constant_small_n, GL_CORRECTNESS, 2, 15,
+           "constant taps, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096");
+    GL_ADD(constant_large_n, GL_CORRECTNESS, 2, 15, "constant taps, n = 2^20 and 2^20 + 3");
+    GL_ADD(constant_random, GL_CORRECTNESS, 1, 15, "constant taps, n drawn from the seed");
     GL_ADD(constant_async, GL_CORRECTNESS, 2, 30, "constant taps, launcher returns at once");
-    GL_ADD(lookup_small_n, GL_CORRECTNESS, 2, 15, "global lookup, n = 0, 1, 33");
-    GL_ADD(lookup_large_n, GL_CORRECTNESS, 2, 15, "global lookup, n = 2^20 + 3");
-    GL_ADD(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 33, 64, 1000 taps");
+    GL_ADD(lookup_small_n, GL_CORRECTNESS, 2, 15,
+           "global lookup, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096");
+    GL_ADD(lookup_large_n, GL_CORRECTNESS, 2, 15, "global lookup, n = 2^20 and 2^20 + 3");
+    GL_ADD(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the seed");
+    GL_ADD(lookup_async, GL_CORRECTNESS, 1, 30, "global lookup, launcher returns at once");
+    GL_ADD(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps");
     GL_ADD(long_past_64kb, GL_CORRECTNESS, 3, 15, "long filter, 20000 taps (80 KB)");
+    GL_ADD(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from the seed");
+    GL_ADD(long_async, GL_CORRECTNESS, 1, 30, "long filter, launcher returns at once");
     GL_ADD(constant_reads_c_taps, GL_TECHNIQUE, 3, 10, "constant taps: ld.const from c_taps");
     GL_ADD(set_taps_to_symbol, GL_TECHNIQUE, 2, 10, "set_taps: cudaMemcpyToSymbol");
     GL_ADD(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc");
@@ -905,4 +727,7 @@ static void add_tests(void)
     GL_ADD(constant_global_loads, GL_PROFILE, 5, 300, "constant taps: no global tap loads");
 }
 
-const gl_lab GL_LAB = {"04-constant-memory", "constant_memory.cu", add_tests, run_once};
+/* the largest tests: 8 inputs and 8 outputs of 2^24 floats (or ints) and the expected
+ * output, 64 MiB each */
+const gl_lab GL_LAB = {"04-constant-memory", "constant_memory.cu", add_tests, run_once, probe,
+                       17 * 64 + 64};

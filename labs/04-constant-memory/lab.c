@@ -1,0 +1,434 @@
+/* lab.c: lab 04-constant-memory described once (lab.h). */
+#include "lab.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*set_fn)(const float *host);
+typedef void (*set_runtime_fn)(const float *host, int ntaps);
+typedef void (*conv_constant_fn)(float *out, const float *in, int n);
+typedef void (*conv_global_fn)(float *out, const float *in, const float *taps, int n);
+typedef void (*conv_runtime_fn)(float *out, const float *in, int ntaps, int n);
+typedef void (*conv_long_fn)(float *out, const float *in, const float *taps, int ntaps, int n);
+typedef void (*lookup_constant_fn)(float *out, const int *idx, int n);
+typedef void (*lookup_global_fn)(float *out, const int *idx, const float *table, int n);
+
+static long long call_set(void *fn, const gl_arg *a)
+{
+    ((set_fn)fn)((const float *)a[0].p);
+    return 0;
+}
+
+static long long call_set_runtime(void *fn, const gl_arg *a)
+{
+    ((set_runtime_fn)fn)((const float *)a[0].p, (int)a[1].i);
+    return 0;
+}
+
+static long long call_conv_constant(void *fn, const gl_arg *a)
+{
+    ((conv_constant_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i);
+    return 0;
+}
+
+static long long call_conv_global(void *fn, const gl_arg *a)
+{
+    ((conv_global_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p,
+                         (int)a[3].i);
+    return 0;
+}
+
+static long long call_conv_runtime(void *fn, const gl_arg *a)
+{
+    ((conv_runtime_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i, (int)a[3].i);
+    return 0;
+}
+
+static long long call_conv_long(void *fn, const gl_arg *a)
+{
+    ((conv_long_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p,
+                       (int)a[3].i, (int)a[4].i);
+    return 0;
+}
+
+static long long call_lookup_constant(void *fn, const gl_arg *a)
+{
+    ((lookup_constant_fn)fn)((float *)a[0].p, (const int *)a[1].p, (int)a[2].i);
+    return 0;
+}
+
+static long long call_lookup_global(void *fn, const gl_arg *a)
+{
+    ((lookup_global_fn)fn)((float *)a[0].p, (const int *)a[1].p, (const float *)a[2].p,
+                           (int)a[3].i);
+    return 0;
+}
+
+/* The setters copy host arrays into __constant__ memory and launch nothing. */
+#define SETTER (GL_MAY_COPY_SYMBOL | GL_NO_KERNEL_OK)
+
+const gl_launcher LAB_LAUNCHERS[] = {
+    {"convolve_global", "pppi", call_conv_global, GL_GIVEN},
+    {"set_taps", "h", call_set, SETTER},
+    {"convolve_constant", "ppi", call_conv_constant, 0},
+    {"set_table_constant", "h", call_set, GL_GIVEN | SETTER},
+    {"lookup_constant", "ppi", call_lookup_constant, GL_GIVEN},
+    {"lookup_global", "pppi", call_lookup_global, 0},
+    {"set_taps_runtime", "hi", call_set_runtime, GL_GIVEN | SETTER},
+    {"convolve_constant_runtime", "ppii", call_conv_runtime, GL_GIVEN},
+    {"convolve_long", "pppii", call_conv_long, 0},
+    {NULL, NULL, NULL, 0},
+};
+
+int cm_is_lookup(const char *launcher)
+{
+    return !strncmp(launcher, "lookup_", 7);
+}
+
+static const gl_launcher *find(const char *launcher)
+{
+    const gl_launcher *l = gl_launcher_find(launcher);
+    if (!l)
+        gl_fail("no launcher %s in lab 04 (a bug of the kit)", launcher);
+    return l;
+}
+
+/* A convolution's layout says what it takes: out, in, then the taps ('p')
+ * when it reads them from global memory, then ntaps when its length is a
+ * run-time one (two 'i' left), then n. */
+void cm_convolve(const char *launcher, float *out, const float *in, const float *taps, int ntaps,
+                 int n)
+{
+    const char *layout = find(launcher)->layout;
+    gl_arg a[5];
+    size_t k = 0;
+    a[k++] = GL_P(out);
+    a[k++] = GL_P(in);
+    if (layout[k] == 'p')
+        a[k++] = GL_P(taps);
+    if (strlen(layout) - k == 2)
+        a[k++] = GL_I(ntaps);
+    a[k++] = GL_I(n);
+    gl_exec(launcher, a);
+}
+
+void cm_lookup(const char *launcher, float *out, const int *idx, const float *table, int n)
+{
+    gl_arg a[4];
+    size_t k = 0;
+    a[k++] = GL_P(out);
+    a[k++] = GL_P(idx);
+    if (find(launcher)->layout[k] == 'p')
+        a[k++] = GL_P(table);
+    a[k++] = GL_I(n);
+    gl_exec(launcher, a);
+}
+
+const char *cm_setter_of(const char *launcher)
+{
+    return !strcmp(launcher, "convolve_constant")           ? "set_taps"
+           : !strcmp(launcher, "convolve_constant_runtime") ? "set_taps_runtime"
+           : !strcmp(launcher, "lookup_constant")           ? "set_table_constant"
+                                                            : NULL;
+}
+
+void cm_set_for(const char *launcher, const float *host, int ntaps)
+{
+    const char *setter = cm_setter_of(launcher);
+    size_t floats = (size_t)ntaps; /* set_taps_runtime */
+    gl_arg a[2];
+    if (!setter)
+        return;
+    if (!strcmp(setter, "set_taps"))
+        floats = CM_TAPS;
+    else if (!strcmp(setter, "set_table_constant"))
+        floats = CM_TABLE;
+    a[0] = GL_H(host, floats * sizeof(float));
+    a[1] = GL_I(ntaps);
+    gl_exec(setter, a);
+    GL_CHECK_LAUNCH(setter);
+}
+
+/* ---- inputs ---- */
+
+static void *host_alloc(size_t bytes)
+{
+    void *p = malloc(bytes + 1);
+    if (!p)
+        gl_fail("out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
+void cm_conv_make(gl_rng *rng, int n, int ntaps, float **in, float **taps)
+{
+    size_t in_len = (size_t)n + ntaps - 1;
+    *in = host_alloc(in_len * sizeof(float));
+    *taps = host_alloc((size_t)ntaps * sizeof(float));
+    gl_fill_float(rng, *in, in_len, -1.0f, 1.0f);
+    gl_fill_float(rng, *taps, (size_t)ntaps, -1.0f, 1.0f);
+}
+
+void cm_lookup_make(gl_rng *rng, int n, int uniform, int **idx, float **table)
+{
+    int i, v = 0;
+    *idx = host_alloc((size_t)n * sizeof(int));
+    *table = host_alloc(CM_TABLE * sizeof(float));
+    gl_fill_float(rng, *table, CM_TABLE, -1.0f, 1.0f);
+    for (i = 0; i < n; i++) {
+        if (!uniform || i % 32 == 0) /* uniform: one index for the 32 lanes of a warp */
+            v = (int)gl_rng_range(rng, 0, CM_TABLE - 1);
+        (*idx)[i] = v;
+    }
+}
+
+/* ---- the reference and the comparison ---- */
+
+static int is_poison(float x)
+{
+    unsigned char b[sizeof x];
+    size_t i;
+    memcpy(b, &x, sizeof x);
+    for (i = 0; i < sizeof x; i++)
+        if (b[i] != GL_POISON_BYTE)
+            return 0;
+    return 1;
+}
+
+static void compare_one(gl_cmp *c, size_t i, double ref, double magnitude, float got)
+{
+    double err = fabs((double)got - ref);
+    int unwritten = is_poison(got);
+    c->n++;
+    if (unwritten || isnan(got) || !(err <= CM_REL_TOL * magnitude + 1e-30)) {
+        c->wrong++;
+        c->unwritten += unwritten;
+        if (c->shown < GL_CMP_SHOW) {
+            gl_diff *d = &c->diff[c->shown++];
+            d->index = i;
+            d->expected = ref;
+            d->actual = got;
+            d->unwritten = unwritten;
+        }
+    } else if (err > c->max_abs_err) {
+        c->max_abs_err = err;
+    }
+}
+
+/* sum over k < ntaps of taps[k] * in[i + k], in double, and the sum of the
+ * magnitudes of its terms */
+static double conv_at(const float *in, const float *taps, int ntaps, size_t i, double *magnitude)
+{
+    double sum = 0.0, mag = 0.0;
+    int k;
+    for (k = 0; k < ntaps; k++) {
+        double t = (double)taps[k] * in[i + k];
+        sum += t;
+        mag += fabs(t);
+    }
+    *magnitude = mag;
+    return sum;
+}
+
+size_t cm_conv_compare(const float *out, const float *in, const float *taps, int ntaps, int n,
+                       size_t stride, gl_cmp *c)
+{
+    size_t i;
+    double mag, ref;
+    memset(c, 0, sizeof *c);
+    for (i = 0; i < (size_t)n; i += stride) {
+        ref = conv_at(in, taps, ntaps, i, &mag);
+        compare_one(c, i, ref, mag, out[i]);
+    }
+    if (n > 0 && (size_t)(n - 1) % stride != 0) {
+        ref = conv_at(in, taps, ntaps, (size_t)n - 1, &mag);
+        compare_one(c, (size_t)n - 1, ref, mag, out[n - 1]);
+    }
+    return c->wrong;
+}
+
+size_t cm_lookup_compare(const float *out, const int *idx, const float *table, int n, gl_cmp *c)
+{
+    int i, k;
+    memset(c, 0, sizeof *c);
+    for (i = 0; i < n; i++) {
+        double sum = 0.0, mag = 0.0;
+        for (k = 0; k < CM_LOOKUPS; k++) {
+            double t = table[(idx[i] + k) % CM_TABLE];
+            sum += t;
+            mag += fabs(t);
+        }
+        compare_one(c, (size_t)i, sum, mag, out[i]);
+    }
+    return c->wrong;
+}
+
+/* ---- hints ---- */
+
+/* What usually causes a wrong convolution, in the lab's terms: the first
+ * wrong output is compared with the sums of the first m taps, the sum
+ * without tap 0 and the sum over the input one place further; the closest
+ * of them, if it is as close as a right output would be, names the mistake. */
+static const char *conv_hint(const gl_cmp *c, const float *in, const float *taps, int ntaps,
+                             int task)
+{
+    static char hint[512];
+    const gl_diff *d = NULL;
+    double mag, full, partial = 0.0, shifted = 0.0, best, diff;
+    size_t i;
+    int k, m, best_m = -1;
+
+    if (c->unwritten == c->n)
+        return "Is the kernel still a TODO, or is it never launched?";
+    for (k = 0; k < c->shown; k++)
+        if (!c->diff[k].unwritten) {
+            d = &c->diff[k];
+            break;
+        }
+    if (!d)
+        return "Some outputs were never written: does every thread i < n write out[i]?";
+    i = d->index;
+    full = conv_at(in, taps, ntaps, i, &mag);
+    for (k = 0; k < ntaps; k++)
+        shifted += (double)taps[k] * in[i + k + 1];
+    best = fabs(d->actual - (full - (double)taps[0] * in[i])); /* m = -1: without tap 0 */
+    for (m = 0; m < ntaps; m++) {
+        if ((diff = fabs(d->actual - partial)) < best) {
+            best = diff;
+            best_m = m;
+        }
+        partial += (double)taps[m] * in[i + m];
+    }
+    if (fabs(d->actual - shifted) < best && fabs(d->actual - shifted) <= CM_REL_TOL * mag)
+        snprintf(hint, sizeof hint, "out[%zu] is the sum over in[%zu + 1 + k]: the input is "
+                 "read one place too far", i, i);
+    else if (best > CM_REL_TOL * mag + 1e-30)
+        snprintf(hint, sizeof hint, "Wrong values: out[i] is the sum of taps[k] * in[i + k] for "
+                 "k = 0 .. %d%s", ntaps - 1, task == 1 ? ", the taps from c_taps" : "");
+    else if (best_m < 0)
+        snprintf(hint, sizeof hint, "out[%zu] leaves out the term of tap 0: does k start at 0?",
+                 i);
+    else
+        snprintf(hint, sizeof hint, "out[%zu] is the sum of only the first %d of the %d taps: %s",
+                 i, best_m, ntaps,
+                 task == 1 ? "did set_taps copy all CM_TAPS * sizeof(float) bytes? "
+                             "(sizeof(taps) is the size of a pointer, 2 floats)"
+                           : "does the loop run to ntaps, whatever its value?");
+    return hint;
+}
+
+static const char *lookup_hint(const gl_cmp *c)
+{
+    if (c->unwritten == c->n)
+        return "Is the kernel still a TODO, or is it never launched?";
+    if (c->unwritten)
+        return "Some outputs were never written: does every thread i < n write out[i]?";
+    return "Wrong values: out[i] is the sum of table[(idx[i] + k) % CM_TABLE] for k = 0 .. "
+           "CM_LOOKUPS - 1 (the index wraps around the end of the table)";
+}
+
+/* ---- the checks ---- */
+
+/* Writes into why what is wrong with out's guards or with the two read-only
+ * inputs (each a buffer and the host array it was uploaded from). Returns 1
+ * if something is. */
+static int damaged(const gl_buf *out, const gl_buf *in, const void *h_in, const gl_buf *in2,
+                   const void *h_in2, char *why, size_t len)
+{
+    const gl_buf *inputs[] = {in, in2};
+    const void *hosts[] = {h_in, h_in2};
+    gl_guard_report g;
+    int k;
+    if (gl_buf_check_guards(out, &g)) {
+        char d[512];
+        gl_guard_describe(&g, out->bytes, sizeof(float), "out", d, sizeof d);
+        snprintf(why, len, "%s: test i < n in the kernel (the last block has threads past n)",
+                 d);
+        return 1;
+    }
+    for (k = 0; k < 2; k++) {
+        unsigned char *back = host_alloc(inputs[k]->bytes);
+        int changed;
+        gl_buf_download(inputs[k], back);
+        changed = gl_buf_check_guards(inputs[k], &g) ||
+                  memcmp(back, hosts[k], inputs[k]->bytes) != 0;
+        free(back);
+        if (changed) {
+            snprintf(why, len, "wrote into or beside an input (%s), which is read-only",
+                     k == 0 ? "in or idx" : "taps or table");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+const char *cm_conv_check(const char *launcher, int n, int ntaps, const float *h_in,
+                          const float *h_first, const float *h_taps, int sample)
+{
+    static char why[2048];
+    size_t in_len = (size_t)n + ntaps - 1, stride = 1, work = (size_t)n * (size_t)ntaps;
+    gl_buf in = gl_buf_alloc(in_len * sizeof(float), 0),
+           taps = gl_buf_alloc((size_t)ntaps * sizeof(float), 0),
+           out = gl_buf_alloc((size_t)n * sizeof(float), 0);
+    float *h_out = host_alloc((size_t)n * sizeof(float));
+    gl_cmp cmp;
+
+    why[0] = '\0';
+    if (sample && work > ((size_t)1 << 25))
+        stride = work >> 25;
+    gl_buf_upload(&in, h_in);
+    gl_buf_upload(&taps, h_taps);
+    if (h_first)
+        cm_set_for(launcher, h_first, ntaps);
+    cm_set_for(launcher, h_taps, ntaps);
+    gl_buf_poison(&out);
+    cm_convolve(launcher, out.ptr, in.ptr, taps.ptr, ntaps, n);
+    GL_CHECK_LAUNCH(launcher);
+    if (!damaged(&out, &in, h_in, &taps, h_taps, why, sizeof why)) {
+        gl_buf_download(&out, h_out);
+        if (cm_conv_compare(h_out, h_in, h_taps, ntaps, n, stride, &cmp)) {
+            char d[1024];
+            gl_cmp_describe(&cmp, "out", NULL, NULL, d, sizeof d);
+            snprintf(why, sizeof why, "%s. %s", d,
+                     conv_hint(&cmp, h_in, h_taps, ntaps,
+                               !strcmp(launcher, "convolve_long") ? 3 : 1));
+        }
+    }
+    gl_buf_free(&in);
+    gl_buf_free(&taps);
+    gl_buf_free(&out);
+    free(h_out);
+    return why;
+}
+
+const char *cm_lookup_check(const char *launcher, int n, const int *h_idx, const float *h_table)
+{
+    static char why[2048];
+    gl_buf idx = gl_buf_alloc((size_t)n * sizeof(int), 0),
+           table = gl_buf_alloc(CM_TABLE * sizeof(float), 0),
+           out = gl_buf_alloc((size_t)n * sizeof(float), 0);
+    float *h_out = host_alloc((size_t)n * sizeof(float));
+    gl_cmp cmp;
+
+    why[0] = '\0';
+    gl_buf_upload(&idx, h_idx);
+    gl_buf_upload(&table, h_table);
+    cm_set_for(launcher, h_table, 0);
+    gl_buf_poison(&out);
+    cm_lookup(launcher, out.ptr, idx.ptr, table.ptr, n);
+    GL_CHECK_LAUNCH(launcher);
+    if (!damaged(&out, &idx, h_idx, &table, h_table, why, sizeof why)) {
+        gl_buf_download(&out, h_out);
+        if (cm_lookup_compare(h_out, h_idx, h_table, n, &cmp)) {
+            char d[1024];
+            gl_cmp_describe(&cmp, "out", NULL, NULL, d, sizeof d);
+            snprintf(why, sizeof why, "%s. %s", d, lookup_hint(&cmp));
+        }
+    }
+    gl_buf_free(&idx);
+    gl_buf_free(&table);
+    gl_buf_free(&out);
+    free(h_out);
+    return why;
+}
