@@ -54,7 +54,8 @@ enum {
     GL_HOST_CODE = 2,    /* host code only: launches nothing */
     GL_MAY_MEMSET = 4,   /* may clear memory with cudaMemset(Async) */
     GL_MAY_COPY_SYMBOL = 8, /* may copy to a __constant__ symbol (cudaMemcpyToSymbol) */
-    GL_NO_KERNEL_OK = 16 /* may launch no kernel (a setter) */
+    GL_NO_KERNEL_OK = 16, /* may launch no kernel (a setter) */
+    GL_BUILTIN = 32      /* the kit's own, in every lab (gl_copy): no function to look up */
 };
 
 typedef struct {
@@ -66,6 +67,10 @@ typedef struct {
 
 /* The lab's table, ended by {NULL}: defined in labs/NN-slug/lab.c. */
 extern const gl_launcher LAB_LAUNCHERS[];
+
+/* In every lab, given: gl_copy(dst, src, bytes), cudaMemcpyAsync device to device on the
+ * default stream: the copy bandwidth, timed the way the lab's launchers are. */
+void gl_copy(void *dst, const void *src, size_t bytes);
 
 const gl_launcher *gl_launcher_find(const char *name);
 

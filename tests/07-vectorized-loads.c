@@ -300,8 +300,7 @@ static void perf_call(void *ctx, int i)
     if (p->launcher)
         vl_run(p->launcher, p->out[i].ptr, p->a[i].ptr, p->b[i].ptr, PERF_K, p->n);
     else
-        GL_CUDA(cudaMemcpyAsync(p->out[i].ptr, p->a[i].ptr, (size_t)p->n * sizeof(int),
-                                cudaMemcpyDeviceToDevice, 0));
+        gl_copy(p->out[i].ptr, p->a[i].ptr, (size_t)p->n * sizeof(int));
 }
 
 /* Every output of the round: a copy against its input, a scaled add

@@ -376,7 +376,9 @@ static void subject_start(const char *launcher)
                      "files opened for writing allowed (the tool's own)");
             J.cupti_on = 0;
         } else if (!J.kit) {
-            snprintf(line + n, sizeof line - n, "CUDA IPC (the judge owns the memory)");
+            snprintf(line + n, sizeof line - n, "%s (the judge owns the memory)",
+                     J.vmm_fd >= 0 ? "a pool shared through the CUDA driver's VMM API"
+                                   : "a pool shared through CUDA IPC");
             n = strlen(line);
             J.isolated = ready.landlock && ready.seccomp && ready.no_new_privs;
             J.cupti_on = ready.cupti;
@@ -684,7 +686,7 @@ static long long judge_backend(const gl_launcher *l, const gl_arg *args)
     if ((l->flags & GL_GIVEN) && J.kit) /* timed: in the kit's own subject */
         return call_remote(l, args);
     if (l->flags & GL_GIVEN) { /* the kit's own code, here */
-        ret = l->invoke(baseline_fn(l->name), args);
+        ret = l->invoke(l->flags & GL_BUILTIN ? NULL : baseline_fn(l->name), args);
         if (!J.batch)
             GL_CHECK_LAUNCH(l->name);
         return ret;
