@@ -24,6 +24,9 @@ size_t gl_device_diff_words(const void *a, const void *b, size_t words, size_t *
 size_t gl_device_diff_float(const float *ref, const float *got, size_t n, float atol, float rtol,
                             size_t *first);
 
+/* The sum of n 32-bit words modulo 2^32 (an int sum that wraps, as a GPU's does). */
+unsigned gl_device_sum_words(const void *p, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -201,3 +201,26 @@ extern "C" size_t gl_device_diff_float(const float *ref, const float *got, size_
     GL_CUDA(cudaGetLastError());
     return gl_diff_finish(d, first);
 }
+
+/* The wrapping (mod 2^32) sum of n 32-bit words: a timed integer reduction's
+ * expected answer, computed by the kit. */
+__global__ void gl_sum_words_kernel(const unsigned *p, size_t n, unsigned *sum)
+{
+    unsigned s = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        s += p[i];
+    atomicAdd(sum, s);
+}
+
+extern "C" unsigned gl_device_sum_words(const void *p, size_t n)
+{
+    unsigned *d, h = 0;
+    GL_CUDA(cudaMalloc((void **)&d, sizeof *d));
+    GL_CUDA(cudaMemset(d, 0, sizeof *d));
+    gl_sum_words_kernel<<<gl_fill_blocks(), 256>>>((const unsigned *)p, n, d);
+    GL_CUDA(cudaGetLastError());
+    GL_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaFree(d));
+    return h;
+}

@@ -637,6 +637,7 @@ static long long answered(const gl_launcher *l, gl_reply *rpp)
     return rp.ret;
 }
 
+/* Ends a timed round: the round's answers, then the subject's device idle. */
 static void remote_sync(const char *what)
 {
     gl_request rq;
@@ -649,7 +650,7 @@ static void remote_sync(const char *what)
         J.pending--;
         if ((r = read_reply(&rp, J.deadline)) != 0)
             subject_died(r == -2 ? -2 : -1, "during the timed calls", what);
-        if (J.batch_launcher)
+        if (J.batch_launcher && !J.kit)
             answered(J.batch_launcher, &rp);
     }
     if (write_all(S.to, &rq, sizeof rq) ||
@@ -659,13 +660,28 @@ static void remote_sync(const char *what)
         gl_fail("%s: your file started GPU work outside the launcher's call (a thread of its "
                 "own?)",
                 what);
-    if (J.batch_launcher && !J.kit)
-        check_record(J.batch_launcher, &rp); /* what the GPU did during the round */
     if (rp.status != 0) {
         if (rp.sticky)
             subject_kill();
         describe_status(what, rp.status);
     }
+}
+
+/* After the clock: what the GPU ran during the round (CUPTI), checked against the lab. */
+static void remote_flush(const char *what)
+{
+    gl_request rq;
+    gl_reply rp;
+    int r = 0;
+    if (!S.pid)
+        return;
+    memset(&rq, 0, sizeof rq);
+    rq.magic = GL_PROTO_MAGIC;
+    rq.op = GL_OP_FLUSH;
+    if (write_all(S.to, &rq, sizeof rq) || (r = read_reply(&rp, J.deadline)) != 0)
+        subject_died(r == -2 ? -2 : -1, "after the timed calls", what);
+    if (J.batch_launcher && !J.kit)
+        check_record(J.batch_launcher, &rp);
 }
 
 static void *baseline_fn(const char *name)
@@ -935,6 +951,8 @@ static double time_rounds(const gl_timed *t, void *ctx, int student)
             GL_CUDA(cudaDeviceSynchronize());
         t1 = now();
         J.batch = 0;
+        if (!J.in_process)
+            remote_flush("the timed calls");
         GL_CHECK_LAUNCH("the timed calls");
         if (t->verify)
             t->verify(ctx, r);

@@ -16,7 +16,9 @@
 #define GL_PROTO_BLOB 65536   /* host arrays of one call, in bytes */
 #define GL_PROTO_EVENTS 32    /* kinds of things one call did, aggregated */
 
-enum { GL_OP_CALL = 1, GL_OP_SYNC = 2, GL_OP_QUIT = 3 };
+/* SYNC answers as soon as the device is idle (it ends a timed round); FLUSH then
+ * hands over what CUPTI recorded, outside the judge's clock. */
+enum { GL_OP_CALL = 1, GL_OP_SYNC = 2, GL_OP_QUIT = 3, GL_OP_FLUSH = 4 };
 
 enum {                    /* gl_request.flags */
     GL_CALL_SYNC = 1,     /* synchronise the device after the launcher returns */

@@ -569,15 +569,15 @@ int main(void)
             return 2;
         if (rq.op == GL_OP_CALL) {
             serve_call(&rq, blob);
-        } else { /* GL_OP_SYNC: everything this process started, on any stream */
+        } else { /* SYNC: everything this process started, on any stream; FLUSH: the record */
             memset(&reply, 0, sizeof reply);
             reply.magic = GL_PROTO_MAGIC;
             in_kit = 1;
-            err = cudaDeviceSynchronize();
-            flush_gpu_record();
+            if (rq.op == GL_OP_FLUSH)
+                flush_gpu_record();
+            else
+                err = cudaDeviceSynchronize(), reply.status = err, reply.sticky = sticky(err);
             in_kit = 0;
-            reply.status = err;
-            reply.sticky = sticky(err);
             reply.outside = outside;
             outside = 0;
         }

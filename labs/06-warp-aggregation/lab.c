@@ -1,0 +1,302 @@
+/* lab.c: lab 06-warp-aggregation described once (lab.h). */
+#include "lab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*append_fn)(int *out, int *count, const int *in, int n);
+
+static long long call_append(void *fn, const gl_arg *a)
+{
+    ((append_fn)fn)((int *)a[0].p, (int *)a[1].p, (const int *)a[2].p, (int)a[3].i);
+    return 0;
+}
+
+/* Every launcher sets *count = 0 with cudaMemsetAsync before its kernel;
+ * for n = 0 that is all it does. */
+#define APPENDS (GL_MAY_MEMSET | GL_NO_KERNEL_OK)
+
+const gl_launcher LAB_LAUNCHERS[] = {
+    {"filter_atomic", "pppi", call_append, GL_GIVEN | APPENDS},
+    {"filter_coalesced", "pppi", call_append, APPENDS},
+    {"filter_intrinsics", "pppi", call_append, APPENDS},
+    {"emit_atomic", "pppi", call_append, GL_GIVEN | APPENDS},
+    {"emit_warp", "pppi", call_append, APPENDS},
+    {"emit_block", "pppi", call_append, APPENDS},
+    {NULL, NULL, NULL, 0},
+};
+
+void wa_run(const char *name, int *out, int *count, const int *in, int n)
+{
+    gl_arg a[] = {GL_P(out), GL_P(count), GL_P(in), GL_I(n)};
+    gl_exec(name, a);
+}
+
+int wa_is_filter(const char *name)
+{
+    return !strncmp(name, "filter", 6);
+}
+
+size_t wa_capacity(const char *name, int n)
+{
+    return wa_is_filter(name) ? (size_t)n : (size_t)WA_MAX_ITEMS * n;
+}
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes + 1);
+    if (!p)
+        gl_fail("out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
+int *wa_make(gl_rng *rng, const char *name, int n, wa_input kind)
+{
+    size_t i, len = (size_t)n + WA_PAD;
+    const int m = WA_MAX_ITEMS + 1;
+    int *h = xmalloc(len * sizeof(int));
+    if (kind == WA_RANDOM)
+        gl_fill_int(rng, h, len, -WA_RANGE, WA_RANGE);
+    else if (wa_is_filter(name))
+        gl_fill_int(rng, h, len, kind == WA_NONE ? -WA_RANGE : 1, kind == WA_NONE ? 0 : WA_RANGE);
+    else
+        for (i = 0; i < len; i++)
+            h[i] = m * (int)gl_rng_range(rng, 0, WA_RANGE / m) +
+                   (kind == WA_NONE ? 0 : WA_MAX_ITEMS);
+    return h;
+}
+
+const char *wa_input_name(const char *name, wa_input kind)
+{
+    if (kind == WA_RANDOM)
+        return "random input";
+    if (wa_is_filter(name))
+        return kind == WA_NONE ? "no element positive" : "every element positive";
+    return kind == WA_NONE ? "no element with items" : "every element with WA_MAX_ITEMS items";
+}
+
+size_t wa_reference(const char *name, const int *in, int n, int *ref)
+{
+    int filter = wa_is_filter(name), i, j;
+    size_t c = 0;
+    for (i = 0; i < n; i++) {
+        if (filter) {
+            if (in[i] > 0) {
+                if (ref)
+                    ref[c] = in[i];
+                c++;
+            }
+        } else {
+            for (j = 0; j < items_of(in[i]); j++) {
+                if (ref)
+                    ref[c] = item_value(in[i], j);
+                c++;
+            }
+        }
+    }
+    return c;
+}
+
+/* Sorts v[0, n) by LSD radix, a byte at a time, the sign bit flipped so that
+ * negative values come first; tmp has room for n. */
+static void sort_ints(int *v, int *tmp, size_t n)
+{
+    size_t count[256], i, sum;
+    int shift, b;
+    for (shift = 0; shift < 32; shift += 8) {
+        memset(count, 0, sizeof count);
+        for (i = 0; i < n; i++)
+            count[(((unsigned)v[i] ^ 0x80000000u) >> shift) & 255]++;
+        for (sum = 0, b = 0; b < 256; b++) {
+            size_t t = count[b];
+            count[b] = sum;
+            sum += t;
+        }
+        for (i = 0; i < n; i++)
+            tmp[count[(((unsigned)v[i] ^ 0x80000000u) >> shift) & 255]++] = v[i];
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
+typedef enum { COUNT_WRONG, PAST_COUNT, VALUES_WRONG } problem;
+
+/* What usually causes what the check found, in the lab's terms. */
+static const char *hint(const char *name, problem p, int got)
+{
+    if (p == COUNT_WRONG && got == 0)
+        return !strcmp(name, "filter_coalesced") ? "Is atomic_inc_coalesced still a TODO?"
+                                                  : "Is the kernel still a TODO?";
+    if (!strcmp(name, "filter_coalesced"))
+        return p == COUNT_WRONG
+                   ? "The leader claims a slot for every thread of the group at once: "
+                     "atomicAdd(ctr, active.size()), not 1"
+                   : "Each thread's slot is the leader's first slot, which active.shfl(first, "
+                     "0) hands to every thread of the group, plus its own active.thread_rank()";
+    if (wa_is_filter(name))
+        return p == COUNT_WRONG
+                   ? "The leader claims one slot for every active lane at once: "
+                     "atomicAdd(count, __popc(active)), not 1"
+                   : "A lane's rank is the number of ACTIVE lanes below it, "
+                     "__popc(active & ((1u << lane) - 1)), not its lane number; and every lane "
+                     "adds the leader's first slot, broadcast with __shfl_sync(active, first, "
+                     "leader)";
+    if (!strcmp(name, "emit_warp"))
+        return p == COUNT_WRONG
+                   ? "Lane 31's inclusive sum is the warp's total, and lane 31 makes the one "
+                     "atomicAdd. Every lane must reach the shuffles: no return before them for "
+                     "i >= n (a lane past n has k = 0), or the last warp loses its lane 31"
+                   : "A lane's items start at the warp's first slot (lane 31's atomicAdd result, "
+                     "broadcast with __shfl_sync(FULL_MASK, first, 31)) plus sum - k, the items "
+                     "of the lanes below it; sum alone is one lane's worth too far";
+    return p == COUNT_WRONG
+               ? "Thread 0 claims the sum of all WA_WARPS warp totals with one atomicAdd per "
+                 "block, after a __syncthreads() that follows the warps' writes of their "
+                 "totals; every thread must reach the barriers and shuffles (no return for "
+                 "i >= n before them)"
+               : "A thread's items start at block_first + warp_first[warp] (the totals of the "
+                 "warps before its own) + sum - k, both read after the second __syncthreads()";
+}
+
+int wa_check_values(const char *launcher, int *h_out, size_t room, int *ref, size_t expected,
+                    char *why, size_t len)
+{
+    size_t i, a = 0, b = 0, missing = 0, extra = 0, unwritten = 0;
+    int first_missing = 0, first_extra = 0;
+    int *tmp;
+
+    for (i = expected; i < room; i++)
+        if (h_out[i] != -1)
+            break;
+    if (i < room) {
+        snprintf(why, len, "wrote out[%zu] = %d, past the %zu values of *count: nothing is "
+                 "written from out[*count] on. %s",
+                 i, h_out[i], expected, hint(launcher, PAST_COUNT, 1));
+        return -1;
+    }
+    tmp = xmalloc((expected + 1) * sizeof(int));
+    sort_ints(ref, tmp, expected);
+    sort_ints(h_out, tmp, expected);
+    free(tmp);
+    while (a < expected || b < expected) {
+        if (b == expected || (a < expected && ref[a] < h_out[b])) {
+            if (!missing++)
+                first_missing = ref[a];
+            a++;
+        } else if (a == expected || h_out[b] < ref[a]) {
+            if (h_out[b] == -1)
+                unwritten++;
+            else if (!extra++)
+                first_extra = h_out[b];
+            b++;
+        } else {
+            a++;
+            b++;
+        }
+    }
+    if (!missing)
+        return 0;
+    {
+        char d[512] = "";
+        size_t used = 0;
+        if (extra)
+            used += (size_t)snprintf(d, sizeof d, "; %zu slots hold a value twice or one no "
+                                     "element gives (e.g. %d)", extra, first_extra);
+        if (unwritten && used < sizeof d)
+            snprintf(d + used, sizeof d - used, "; %zu slots of out[0, *count) were never "
+                     "written (still -1)", unwritten);
+        snprintf(why, len, "out[0, %zu) does not hold the right values, in any order: %zu of "
+                 "them are missing (e.g. %d)%s. %s",
+                 expected, missing, first_missing, d, hint(launcher, VALUES_WRONG, 1));
+    }
+    return -1;
+}
+
+/* Why *count is wrong after call number `call` (1 or 2) of a row on one
+ * counter that held -1 before the first; wrote_before_out: out[-1] was
+ * written (what a kernel that counts on from -1 does). */
+static void describe_count(const char *name, int call, int got, size_t expected,
+                           int wrote_before_out, char *why, size_t len)
+{
+    const char *what = wa_is_filter(name) ? "positive elements" : "items";
+    if (call == 1 && got == -1)
+        snprintf(why, len, "*count is still -1, the value it held before the call: the launcher "
+                 "sets *count = 0 on the stream first (cudaMemsetAsync, as given), also when n "
+                 "is 0, and its kernel counts the %zu %s from there", expected, what);
+    else if (call == 1 && expected > 0 && got == (int)expected - 1 && wrote_before_out)
+        snprintf(why, len, "*count is %d, one less than the %zu %s, and out[-1] was written: it "
+                 "counted on from the -1 it held before the call. The launcher sets *count = 0 "
+                 "on the stream first (cudaMemsetAsync, as given)", got, expected, what);
+    else if (call == 2 && expected > 0 && got == 2 * (int)expected)
+        snprintf(why, len, "after a second call on the same counter, *count is %d, twice the "
+                 "%zu %s: it counted on from the first call. The launcher sets *count = 0 on "
+                 "the stream first (cudaMemsetAsync, as given)", got, expected, what);
+    else
+        snprintf(why, len, "*count is %d after %s, expected %zu (the %s). %s", got,
+                 call == 1 ? "the call" : "a second call in a row", expected, what,
+                 hint(name, COUNT_WRONG, got));
+}
+
+/* The guard zones and the input after the calls; then the values. */
+static void check_result(const char *name, const int *h_in, size_t in_room, gl_buf *in,
+                         gl_buf *out, gl_buf *cnt, int *ref, size_t expected, char *why,
+                         size_t len)
+{
+    size_t room = out->bytes / sizeof(int);
+    int *h_out = xmalloc(out->bytes), *h_back = xmalloc(in->bytes);
+    gl_guard_report g;
+    char d[512];
+
+    if (gl_buf_check_guards(out, &g)) {
+        gl_guard_describe(&g, out->bytes, sizeof(int), "out's allocation", d, sizeof d);
+        snprintf(why, len, "%s: a slot outside out[0, *count)? %s", d, hint(name, PAST_COUNT, 1));
+    } else if (gl_buf_check_guards(cnt, &g)) {
+        gl_guard_describe(&g, cnt->bytes, sizeof(int), "count's allocation", d, sizeof d);
+        snprintf(why, len, "%s: count points to one int", d);
+    } else if (gl_buf_check_guards(in, &g)) {
+        snprintf(why, len, "wrote outside `in`, which is read-only input");
+    } else {
+        gl_buf_download(in, h_back);
+        gl_buf_download(out, h_out);
+        if (memcmp(h_back, h_in, in_room * sizeof(int)) != 0)
+            snprintf(why, len, "changed `in`: the input is read-only");
+        else
+            wa_check_values(name, h_out, room, ref, expected, why, len);
+    }
+    free(h_out);
+    free(h_back);
+}
+
+const char *wa_check(const char *launcher, int n, const int *h_in, int calls)
+{
+    static char why[2048];
+    size_t in_room = (size_t)n + WA_PAD, room = wa_capacity(launcher, n) + 64;
+    size_t expected = wa_reference(launcher, h_in, n, NULL);
+    int *ref = xmalloc((expected + 1) * sizeof(int));
+    gl_buf in = gl_buf_alloc(in_room * sizeof(int), 0), out = gl_buf_alloc(room * sizeof(int), 0),
+           cnt = gl_buf_alloc(sizeof(int), 0);
+    gl_guard_report g;
+    int got = 0, call;
+
+    why[0] = '\0';
+    wa_reference(launcher, h_in, n, ref);
+    gl_buf_upload(&in, h_in);
+    gl_buf_poison(&cnt);
+    for (call = 1; call <= calls && !why[0]; call++) {
+        gl_buf_poison(&out);
+        wa_run(launcher, out.ptr, cnt.ptr, in.ptr, n);
+        GL_CHECK_LAUNCH(launcher);
+        gl_buf_download(&cnt, &got);
+        if (got != (int)expected) {
+            int before = gl_buf_check_guards(&out, &g) && g.before > 0;
+            describe_count(launcher, call, got, expected, before, why, sizeof why);
+        }
+    }
+    if (!why[0])
+        check_result(launcher, h_in, in_room, &in, &out, &cnt, ref, expected, why, sizeof why);
+    gl_buf_free(&in);
+    gl_buf_free(&out);
+    gl_buf_free(&cnt);
+    free(ref);
+    return why;
+}
