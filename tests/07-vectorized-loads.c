@@ -23,12 +23,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Thresholds, well inside what the reference shows (README.md has the
- * measured numbers): a verdict must not flip between runs. */
-#define MIN_INT2_OVER_INT 1.2        /* bandwidth ratios, 2^26 ints */
-#define MIN_INT4_OVER_INT 1.3
+/* Thresholds at most two thirds of the effect the reference shows under the
+ * grader's clock (a speed-up of 1 + x needs 1 + 2x/3): on an H100, int2 1.22x,
+ * int4 1.42x, the scaled add 1.23x the given scalar kernels (the handout's
+ * H200 demo: 1.52x, 1.56x). A scalar kernel in disguise stays at 1.0x. */
+#define MIN_INT2_OVER_INT 1.12       /* bandwidth ratios, 2^26 ints */
+#define MIN_INT4_OVER_INT 1.25
 #define MIN_INT4_PCT_OF_MEMCPY 65.0
-#define MIN_ADD4_OVER_ADD 1.25
+#define MIN_ADD4_OVER_ADD 1.15
 #define MAX_INT4_LOADS_PER_128 1.1   /* warp-level global loads per 128 ints: 1 for int4 */
 
 #define LARGE (1 << 22) /* 2^20 int4 vectors: more than any grid of the lab has threads */
