@@ -409,18 +409,10 @@ static int global_atomics(const gl_ptx_entry *e)
     return gl_ptx_count(e, "atom") + gl_ptx_count(e, "red") - shared_atomics(e);
 }
 
-/* The PTX of the lab's own baselines: gl_baseline_ptx() names it from
- * GL_BASELINE, which the runner does not export: then it is the one the
- * Makefile builds beside the runner. */
+/* The PTX of the lab's own baselines (built beside them). */
 static char *baseline_ptx(char *path, size_t len)
 {
-    char exe[4096];
-    ssize_t n;
     snprintf(path, len, "%s", gl_baseline_ptx());
-    if (!getenv("GL_BASELINE") && (n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
-        exe[n] = '\0';
-        snprintf(path, len, "%.*s/baselines.ptx", (int)(strrchr(exe, '/') - exe), exe);
-    }
     return gl_read_file(path);
 }
 

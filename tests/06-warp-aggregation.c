@@ -190,21 +190,11 @@ static int elections(const gl_ptx_entry *e)
 }
 
 /* The given kernel, from the baselines' PTX (so a test can show it tells the
- * two apart). Free the returned text. gl_baseline_ptx() names the PTX from
- * GL_BASELINE, which the runner does not export now: then it is the one the
- * Makefile builds beside the runner. */
+ * two apart). Free the returned text. */
 static char *given_ptx(const char *kernel, gl_ptx_entry *e)
 {
-    char path[4200], exe[4096];
-    ssize_t len;
-    char *ptx;
-    snprintf(path, sizeof path, "%s", gl_baseline_ptx());
-    if (!getenv("GL_BASELINE") && (len = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
-        exe[len] = '\0';
-        *strrchr(exe, '/') = '\0';
-        snprintf(path, sizeof path, "%s/baselines.ptx", exe);
-    }
-    ptx = gl_read_file(path);
+    const char *path = gl_baseline_ptx();
+    char *ptx = gl_read_file(path);
     if (!ptx || gl_ptx_entry_find(ptx, kernel, e) != 0)
         gl_check_fail("grader: the baselines' PTX (%s) is missing: rebuild the kit with make",
                       path);

@@ -309,20 +309,10 @@ GL_TEST(tiled_barriers)
     FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_barriers(k);
 }
 
-/* The PTX of the lab's own baselines: gl_baseline_ptx(), else where the
- * Makefile builds it, beside this runner (the runner does not set
- * GL_BASELINE yet). */
+/* The PTX of the lab's own baselines (built beside them). */
 static char *baseline_ptx(void)
 {
-    char path[4096], *text = gl_read_file(gl_baseline_ptx()), *slash;
-    ssize_t n;
-    if (text || (n = readlink("/proc/self/exe", path, sizeof path - 16)) <= 0)
-        return text;
-    path[n] = '\0';
-    if (!(slash = strrchr(path, '/')))
-        return NULL;
-    strcpy(slash + 1, "baselines.ptx");
-    return gl_read_file(path);
+    return gl_read_file(gl_baseline_ptx());
 }
 
 static void check_coalesced(const char *kernel)

@@ -391,19 +391,10 @@ static void check_tree(const char *kernel)
     free(ptx);
 }
 
-/* The PTX of the lab's own baselines: gl_baseline_ptx() (from GL_BASELINE,
- * which the runner does not export at present), else the one the Makefile
- * builds beside this runner. */
+/* The PTX of the lab's own baselines (built beside them). */
 static char *baseline_ptx(char *path, size_t len)
 {
-    ssize_t n;
-    char *slash;
     snprintf(path, len, "%s", gl_baseline_ptx());
-    if (getenv("GL_BASELINE") || (n = readlink("/proc/self/exe", path, len - 16)) <= 0)
-        return gl_read_file(path);
-    path[n] = '\0';
-    if ((slash = strrchr(path, '/')))
-        strcpy(slash + 1, "baselines.ptx");
     return gl_read_file(path);
 }
 
