@@ -366,9 +366,13 @@ static int technique_kernels(const char *launcher, const char *named, char (*nam
     for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
         for (const char *k = k##_names[k##_i]; k; k = NULL)
 
+/* A warp's sum in registers: shuffles down (__shfl_down_sync), butterflies
+ * (__shfl_xor_sync, the handout's alternative, cg::reduce on older GPUs) or the
+ * warp-wide reduction instruction (cg::reduce, __reduce_add_sync: redux.sync). */
 static int shuffles_down(const gl_ptx_entry *e)
 {
-    return gl_ptx_count_with(e, "shfl", ".down");
+    return gl_ptx_count_with(e, "shfl", ".down") + gl_ptx_count_with(e, "shfl", ".bfly") +
+           gl_ptx_count(e, "redux.sync");
 }
 
 static void check_tree(const char *kernel)
@@ -418,7 +422,7 @@ static void check_last_warp(const char *kernel)
     gl_ptx_entry e;
     char *ptx = gl_kernel_ptx(kernel, &e);
     if (shuffles_down(&e) == 0)
-        gl_check_fail("%s has no shuffle (shfl.sync.down) in its PTX: task 3 finishes the last "
+        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: task 3 finishes the last "
                       "warp's steps in registers with __shfl_down_sync%s",
                       kernel,
                       gl_ptx_barriers(&e) > 2 || gl_ptx_count(&e, "ld.volatile") > 0
@@ -447,7 +451,7 @@ static void check_grid_stride_kernel(const char *kernel)
     char *ptx = gl_kernel_ptx(kernel, &e);
     int adds = gl_ptx_count_with(&e, "atom", ".add") + gl_ptx_count_with(&e, "red", ".add");
     if (shuffles_down(&e) == 0)
-        gl_check_fail("%s has no shuffle (shfl.sync.down) in its PTX: task 4's block_sum adds "
+        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: task 4's block_sum adds "
                       "within each warp with __shfl_down_sync (warp_sum)",
                       kernel);
     if (adds == 0)

@@ -156,7 +156,10 @@ int gl_ptx_count(const gl_ptx_entry *e, const char *opcode)
 
 int gl_ptx_barriers(const gl_ptx_entry *e)
 {
-    return gl_ptx_count(e, "bar.sync") + gl_ptx_count(e, "barrier.sync");
+    /* __syncthreads() is bar.sync (barrier.sync in newer PTX); __syncthreads_count, _and and
+     * _or are a barrier too (bar.red / barrier.red) */
+    return gl_ptx_count(e, "bar.sync") + gl_ptx_count(e, "barrier.sync") +
+           gl_ptx_count(e, "bar.red") + gl_ptx_count(e, "barrier.red");
 }
 
 int gl_ptx_count_with(const gl_ptx_entry *e, const char *opcode, const char *modifier)

@@ -36,7 +36,8 @@ int gl_ptx_shared_arrays(const char *ptx, const gl_ptx_entry *e, gl_ptx_shared *
  * "bar.sync", "ld.global.v4"): the opcode must be followed by '.' or space. */
 int gl_ptx_count(const gl_ptx_entry *e, const char *opcode);
 
-/* How many barriers (__syncthreads: bar.sync, or barrier.sync in newer PTX). */
+/* How many barriers (__syncthreads: bar.sync, or barrier.sync in newer PTX;
+ * __syncthreads_count/_and/_or: bar.red, barrier.red). */
 int gl_ptx_barriers(const gl_ptx_entry *e);
 
 /* How many instructions of the entry start with opcode and carry modifier

@@ -88,6 +88,17 @@ START_TEST(module_scope_and_dynamic_shared)
 }
 END_TEST
 
+/* __syncthreads_count / _and / _or are barriers as much as __syncthreads */
+START_TEST(reducing_barriers_count)
+{
+    static const char p[] = ".visible .entry k(\n)\n{\n\tbar.red.popc.u32 %r1, 0, %p1;\n"
+                            "\tbarrier.red.and.pred %p2, 0, %p1;\n\tret;\n}\n";
+    gl_ptx_entry e;
+    ck_assert_int_eq(gl_ptx_entry_find(p, "k", &e), 0);
+    ck_assert_int_eq(gl_ptx_barriers(&e), 2);
+}
+END_TEST
+
 START_TEST(typed_shared_array_size)
 {
     static const char p[] = ".visible .entry k(\n)\n{\n\t.shared .align 8 .f64 t[33];\n"
@@ -235,6 +246,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, symbols_match_by_source_name);
     tcase_add_test(tc, entries_shared_arrays_and_instructions);
     tcase_add_test(tc, module_scope_and_dynamic_shared);
+    tcase_add_test(tc, reducing_barriers_count);
     tcase_add_test(tc, typed_shared_array_size);
     tcase_add_test(tc, shared_scalar_is_not_dynamic);
     tcase_add_test(tc, tid_x_scaled_by_a_row_length);
