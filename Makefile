@@ -21,6 +21,8 @@ MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 2)
 BUILD := build
 # labs graded at once by make check (they share the GPU: timed and profiled tests take it alone)
 CHECK_JOBS ?= 4
+# the lock that timed and profiled tests hold alone (make grade: one per GPU)
+GPU_LOCK ?= $(BUILD)/gpu.lock
 
 # ---- the labs: every labs/NN-slug folder; its files are named after the slug ----
 LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
@@ -236,7 +238,11 @@ $(BUILD)/wrong/$(1)/%/$(1)/$(2).cu: tests/wrong/$(1)/%.patch solutions/$(1)/$(2)
 endef
 $(foreach l,$(LABS),$(eval $(call LAB_RULES,$(l),$(call slug,$(l)))))
 
-LAB_DEMOS := $(foreach l,$(LABS),$(BUILD)/labs/$(l)/demo $(BUILD)/solutions/$(l)/demo)
+# a student release (tools/release) has no solutions/ and no tests/wrong/: there make all builds
+# the labs alone, make test grades the starting files, make demo and make figures say why not
+SOLUTIONS := $(wildcard solutions)
+SOLUTION_DEMOS = $(if $(SOLUTIONS),$(foreach l,$(1),$(BUILD)/solutions/$(l)/demo))
+LAB_DEMOS := $(foreach l,$(LABS),$(BUILD)/labs/$(l)/demo) $(call SOLUTION_DEMOS,$(LABS))
 RUNNERS := $(foreach l,$(LABS),$(BUILD)/tests/$(l)/runner)
 WRONG := $(sort $(wildcard tests/wrong/*/*.patch))
 WRONG_SEL := $(filter $(foreach l,$(LAB_SEL),tests/wrong/$(l)/%),$(WRONG)) # LAB= narrows make test
@@ -246,7 +252,7 @@ wrong_src = $(BUILD)/wrong/$(call wrong_lab,$(1))/$(basename $(notdir $(1)))/$(c
 TOOLS := $(BUILD)/tools/gl-report $(BUILD)/tools/gl-info $(BUILD)/tools/gl-review
 
 # ---- targets ----
-.PHONY: all help info run demo check test test-unit test-solutions test-labs test-wrong \
+.PHONY: release grade gradescope all help info run demo check test test-unit test-solutions test-labs test-wrong \
         deps slides plots figures clean need-check lab-arg
 
 all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe ## build every lab, solution, test and tool into build/
@@ -257,6 +263,7 @@ help: ## list the targets
 	@echo "Variables: LAB=08 (or 8, transpose, 08-transpose)  SRC=dir  KIND=correctness,technique,"
 	@echo "  performance,profile  ARGS=\"...\" (demo arguments)  SEED=n  ARCH=sm_XX (now $(ARCH))"
 	@echo "  CHECK_PREFIX=dir (Check without root)  V=1 (show commands)"
+	@echo "  CLASS=dir FRESH=1 GPUS=0,1 (make grade)"
 	@echo "Labs: $(LABS)"
 
 info: $(BUILD)/tools/gl-info $(BUILD)/tests/unit/contain_probe ## the toolchain, the tools, the grader's isolation, the GPU
@@ -288,7 +295,13 @@ run: lab-arg $(if $(LAB),$(addprefix $(BUILD)/labs/,$(addsuffix /demo,$(LAB_SEL)
 	@if [ $(words $(LAB_SEL)) -gt 1 ]; then echo "make run runs one lab's demo: LAB=$(firstword $(LAB_SEL)), say"; exit 2; fi
 	$(BUILD)/labs/$(LAB_SEL)/demo $(ARGS)
 
-demo: lab-arg $(foreach l,$(LAB_SEL),$(BUILD)/solutions/$(l)/demo) ## the reference demos (LAB= for one)
+.PHONY: need-solutions
+need-solutions:
+	@if [ -z "$(SOLUTIONS)" ]; then \
+	  echo "make: this is the student release: it has no solutions/ (make run LAB=08 runs your file"; \
+	  echo "  beside the given kernels)"; exit 2; fi
+
+demo: lab-arg need-solutions $(call SOLUTION_DEMOS,$(LAB_SEL)) ## the reference demos (LAB= for one)
 	@for l in $(LAB_SEL); do echo "== $$l: reference solution =="; \
 	  $(BUILD)/solutions/$$l/demo $(ARGS) || exit 1; echo; done
 
@@ -298,7 +311,7 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $
 	  $(SRC)/$(firstword $(LAB_SEL))/$(call slug,$(firstword $(LAB_SEL))).cu)"; exit 2; fi
 	@run() { rm -f $(GRADE)/$$1.results; $(BUILD)/tests/$$1/runner --dir $(GRADE)/$$1 \
 	    --baseline $(BUILD)/tests/$$1/baselines.so --subject $(BUILD)/tests/$$1/subject \
-	    --gpu-lock $(BUILD)/gpu.lock $(if $(ALLOW_UNISOLATED),--allow-unisolated) \
+	    --gpu-lock $(GPU_LOCK) $(if $(ALLOW_UNISOLATED),--allow-unisolated) \
 	    --results $(GRADE)/$$1.results --src $(SRC) $(if $(KIND),--kind $(KIND)) \
 	    $(if $(ONLY),--only "$(ONLY)") $(if $(QUIET),--quiet); }; \
 	broke=0; \
@@ -316,10 +329,15 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $
 
 test: lab-arg all ## the kit's own tests: unit tests, solutions pass, starting files and wrong solutions fail (LAB=: labs)
 	@$(MAKE) --no-print-directory test-unit
+ifneq ($(SOLUTIONS),)
 	@$(MAKE) --no-print-directory test-solutions
 	@$(MAKE) --no-print-directory test-labs
 	@$(MAKE) --no-print-directory test-wrong
 	@echo "make test: all passed: unit tests, references, starting files; wrong solutions: $$(cat $(BUILD)/wrong/summary 2>/dev/null || echo none); tests that need a GPU, Nsight Compute or compute-sanitizer are SKIP where there is none"
+else
+	@$(MAKE) --no-print-directory test-labs
+	@echo "make test: all passed: unit tests, starting files (the student release: no references, no wrong solutions); tests that need a GPU, Nsight Compute or compute-sanitizer are SKIP where there is none"
+endif
 
 test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe
 	@echo "== unit tests of common/ and the grader =="
@@ -329,6 +347,8 @@ test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/t
 	@echo "== the isolated compile of a submission, and the list to review =="
 	@tests/unit/compile_submission_test.sh "$(NVCC)" $(STUDENT_NVFLAGS)
 	@tests/unit/review_test.sh
+	@echo "== grading a class (tools/grade-class) =="
+	@tests/unit/grade_class_test.sh
 	@echo "== CUDA IPC into a contained process =="
 	@$(BUILD)/tests/unit/ipc_probe; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 77 ]
 
@@ -367,6 +387,25 @@ test-wrong: $(foreach p,$(WRONG_SEL),$(call wrong_src,$(p)))
 	echo "make test-wrong: $$caught caught, $$unchecked not checked here (their tests need a GPU), $$escaped escaped"; \
 	[ $$escaped -eq 0 ]
 
+# ---- a class, and the platforms (tools/grade-class, tools/gradescope, tools/slurm) ----
+# make grade's variables reach the script; the toolchain's only where given on the command line,
+# so that its makes build exactly what this one would (one toolchain stamp)
+GRADE_ENV = CLASS="$(CLASS)" LAB="$(LAB)" KIND="$(KIND)" SEED="$(SEED)" FRESH="$(FRESH)" \
+  JOBS="$(JOBS)" GPUS="$(GPUS)" CHECK_JOBS="$(CHECK_JOBS)" CLASS_OUT="$(CLASS_OUT)" \
+  TIMEOUT="$(TIMEOUT)" ALLOW_UNISOLATED="$(ALLOW_UNISOLATED)" CHECK_PREFIX="$(CHECK_PREFIX)" \
+  ARCH="$(ARCH)" $(foreach v,NVCC NVCCFLAGS CFLAGS CC,$(if $(filter command line,$(origin $(v))),$(v)="$($(v))"))
+
+grade: lab-arg need-check ## CLASS=dir: grade every student's folder into build/class/gradebook.csv (FRESH=1 starts over)
+	@if [ -z "$(CLASS)" ]; then echo "make grade needs CLASS=dir: one folder per student"; exit 2; fi
+	@$(GRADE_ENV) tools/grade-class
+
+gradescope: lab-arg ## build/gradescope/autograder.zip: the autograder of one assignment (LAB=, KIND=, ARCH= of its GPU)
+	@LAB="$(LAB)" KIND="$(KIND)" ALLOW_UNISOLATED="$(ALLOW_UNISOLATED)" CHECK_JOBS="$(CHECK_JOBS)" \
+	  GS_ARCH="$(if $(filter command line,$(origin ARCH)),$(ARCH))" tools/gradescope/build-package
+
+release: ## OUT=dir: a student repository in dir/gpulabs and dir/gpulabs.tar.gz (no solutions, slides cut)
+	@tools/release "$(or $(OUT),$(abspath ..)/gpulabs-release)"
+
 deps: ## install Check and pkg-config (apt, or CHECK_PREFIX= without root), and Marp for the slides
 	@CHECK_PREFIX="$(CHECK_PREFIX)" tools/install-deps check slides
 
@@ -390,7 +429,7 @@ plots: ## redraw slides/figures/*.svg from slides/data/*.csv (gnuplot)
 	  echo "  PLOT   slides/figures/$$n.svg"; \
 	  gnuplot -e "csv='slides/data/$$n.csv'" $$gp > slides/figures/$$n.svg || exit 1; done
 
-figures: $(foreach l,$(LABS),$(BUILD)/solutions/$(l)/demo) ## run the reference demos on this GPU into slides/data/, then plots
+figures: need-solutions $(call SOLUTION_DEMOS,$(LABS)) ## run the reference demos on this GPU into slides/data/, then plots
 	@for l in $(LABS); do $(BUILD)/solutions/$$l/demo --csv slides/data/$$l.csv || exit 1; done
 	@if command -v gnuplot >/dev/null; then $(MAKE) --no-print-directory plots; \
 	  else echo "figures: no gnuplot here: run make plots where it is, then commit slides/"; fi

@@ -23,6 +23,8 @@ if ! [ -x "$nvcc" ] && ! command -v "$nvcc" >/dev/null 2>&1; then
 fi
 header=$kit/labs/08-transpose/transpose.h
 reference=$kit/solutions/08-transpose/transpose.cu
+# the student release has no solutions/: the starting file, which compiles too, stands in
+[ -f "$reference" ] || reference=$kit/labs/08-transpose/transpose.cu
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/compile-submission-test.XXXXXX") || exit 2
 trap 'rm -rf -- "$tmp"' EXIT
@@ -92,10 +94,10 @@ expect_refused "a relative #include of the reference is refused" "$tmp/kit/grade
     "transpose.cu includes $tmp/kit/solutions/08-transpose/transpose.cu, which is not part of the lab: a submission may include only its lab's header (transpose.h) and the CUDA and C headers"
 
 # 4. an absolute #include of a kit file
-student "$tmp/sub/absolute/transpose.cu" "#include \"$kit/solutions/08-transpose/transpose.cu\""
+student "$tmp/sub/absolute/transpose.cu" "#include \"$reference\""
 compile absolute "$tmp/sub/absolute/transpose.cu" "$tmp/out/absolute"
 expect_refused "an absolute #include of a kit file is refused" "$tmp/out/absolute" 1 \
-    "transpose.cu includes $kit/solutions/08-transpose/transpose.cu, which is not part of the lab"
+    "transpose.cu includes $reference, which is not part of the lab"
 
 # 5. a syntax error: the compiler's own message
 student "$tmp/sub/syntax/transpose.cu" 'void transpose_tiled(float *out, const float *in, int rows, int cols) { int x = ; }'
@@ -171,7 +173,7 @@ mkdir -p "$tmp/sub/link" "$tmp/sub/linkdir"
 ln -s "$reference" "$tmp/sub/link/transpose.cu"
 compile link "$tmp/sub/link/transpose.cu" "$tmp/out/link"
 expect_refused "a file that is a symbolic link is refused" "$tmp/out/link" 1 "transpose.cu is a symbolic link"
-ln -s "$kit/solutions/08-transpose" "$tmp/sub/linkdir/08-transpose"
+ln -s "$(dirname "$reference")" "$tmp/sub/linkdir/08-transpose"
 compile linkdir "$tmp/sub/linkdir/08-transpose/transpose.cu" "$tmp/out/linkdir"
 expect_refused "a lab folder that is a symbolic link is refused" "$tmp/out/linkdir" 1 \
     "the folder of transpose.cu (08-transpose) is a symbolic link"
