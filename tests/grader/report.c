@@ -34,12 +34,32 @@ static int nresults;
 static lab lab_list[MAX_LABS];
 static int nlab;
 
+/* The length of the UTF-8 sequence at s, or 0 when it is not one (a compiler echoing a
+ * Latin-1 line of the student's file: JSON must be UTF-8, Gradescope refuses it else). */
+static int utf8_len(const unsigned char *s)
+{
+    int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+          : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0, i;
+    for (i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
 static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
+        if (c >= 0x80) {
+            int n = utf8_len((const unsigned char *)s);
+            if (n == 0) {
+                fputs("\\ufffd", f);
+            } else {
+                fwrite(s, 1, (size_t)n, f);
+                s += n - 1;
+            }
+        } else if (c == '"' || c == '\\')
             fprintf(f, "\\%c", c);
         else if (c == '\n')
             fputs("\\n", f);
@@ -146,13 +166,18 @@ static void write_json(const char *dir, int got)
 {
     char path[4096];
     FILE *f;
-    int i;
+    int i, skipped = 0, number = 0;
+    const char *prev = "";
     snprintf(path, sizeof path, "%s/results.json", dir);
     if (!(f = fopen(path, "w"))) {
         perror(path);
         return;
     }
-    fprintf(f, "{\n  \"score\": %d,\n  \"output\": ", got);
+    for (i = 0; i < nlab; i++)
+        skipped += lab_list[i].skipped;
+    fprintf(f, "{\n  \"score\": %d,\n  \"output_format\": \"text\",\n"
+               "  \"test_output_format\": \"text\",\n"
+               "  \"extra_data\": {\"not_run_points\": %d},\n  \"output\": ", got, skipped);
     {
         static char out[65536];
         const char *gpu = nlab ? lab_list[0].gpu : "none";
@@ -161,6 +186,11 @@ static void write_json(const char *dir, int got)
         n = (size_t)snprintf(out, sizeof out, "gpulabs on %s, seed %s (SEED=%s reproduces)\n",
                              strcmp(gpu, "none") ? gpu : "a machine without a GPU (GPU tests not run)",
                              nlab ? lab_list[0].seed : "?", nlab ? lab_list[0].seed : "?");
+        if (skipped && n < sizeof out)
+            n += (size_t)snprintf(out + n, sizeof out - n,
+                                  "%d points of tests were not run on this machine: they are "
+                                  "listed as SKIPPED, worth 0, and not counted in this score\n",
+                                  skipped);
         for (l = 0; l < nlab && n < sizeof out; l++) {
             const lab *b = &lab_list[l];
             if (b->protections[0])
@@ -180,15 +210,21 @@ static void write_json(const char *dir, int got)
     for (i = 0; i < nresults; i++) {
         const gl_result *r = &results[i];
         char name[512], out[sizeof r->message + 64];
-        snprintf(name, sizeof name, "%s: %s: %s", r->lab, r->kind, r->title);
+        snprintf(name, sizeof name, "%s%s: %s: %s", r->status == GL_SKIP ? "[SKIPPED] " : "",
+                 r->lab, r->kind, r->title);
+        number = strcmp(prev, r->lab) ? 1 : number + 1; /* 08-transpose.1, 07-vectorized-loads.1 */
+        prev = r->lab;
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
         json_string(f, name);
-        fprintf(f, ", \"number\": \"%s.%d\", \"score\": %d, \"max_score\": %d", r->lab, i + 1,
-                r->score, r->max);
+        /* Gradescope has no "skipped": a skipped test is worth 0 of 0, so that its points are
+         * not lost, and says why it did not run; its points are in extra_data */
+        fprintf(f, ", \"number\": \"%s.%d\", \"score\": %d, \"max_score\": %d", r->lab, number,
+                r->score, r->status == GL_SKIP ? 0 : r->max);
         if (r->status != GL_SKIP)
             fprintf(f, ", \"status\": \"%s\"", r->status == GL_PASS ? "passed" : "failed");
         if (r->status == GL_SKIP)
-            snprintf(out, sizeof out, "SKIPPED (not run): %s", r->message);
+            snprintf(out, sizeof out, "SKIPPED (not run here, %d point%s not counted): %s", r->max,
+                     r->max == 1 ? "" : "s", r->message);
         else
             snprintf(out, sizeof out, "%s", r->message);
         fprintf(f, ", \"tags\": [\"%s\"], \"output\": ", r->kind);
