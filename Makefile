@@ -418,7 +418,7 @@ slides: $(patsubst slides/%.md,$(BUILD)/slides/%.html,$(DECKS)) ## render slides
 	  echo "</ul>"; } > $(BUILD)/slides/index.html
 	@echo "slides: $(BUILD)/slides/index.html"
 
-$(BUILD)/slides/%.html: slides/%.md $(wildcard slides/figures/*)
+$(BUILD)/slides/%.html: slides/%.md .marprc.yml $(wildcard slides/figures/*)
 	@test -x $(MARP) || { echo "make slides needs Marp CLI: run make deps (it needs Node.js and npm)"; exit 2; }
 	@mkdir -p $(@D) && cp -r slides/figures $(@D)/
 	$(call say,MARP,$<) $(MARP) --quiet --html --allow-local-files $< -o $@
