@@ -309,6 +309,7 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $
 	@if [ ! -d "$(SRC)" ]; then echo "make check: SRC=$(SRC) is not a folder"; exit 2; fi
 	@if [ -z "$(CHECK_LABS)" ]; then echo "make check: no lab file in $(SRC)/ (expected e.g. \
 	  $(SRC)/$(firstword $(LAB_SEL))/$(call slug,$(firstword $(LAB_SEL))).cu)"; exit 2; fi
+	@$(foreach l,$(filter-out $(CHECK_LABS),$(LAB_SEL)),echo "make check: $(SRC)/$(l)/$(call slug,$(l)).cu is missing: $(l) is not graded";)
 	@run() { rm -f $(GRADE)/$$1.results; $(BUILD)/tests/$$1/runner --dir $(GRADE)/$$1 \
 	    --baseline $(BUILD)/tests/$$1/baselines.so --subject $(BUILD)/tests/$$1/subject \
 	    --gpu-lock $(GPU_LOCK) $(if $(ALLOW_UNISOLATED),--allow-unisolated) \
