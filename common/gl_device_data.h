@@ -15,6 +15,10 @@ extern "C" {
 void gl_device_fill_float(float *p, size_t n, float lo, float hi, unsigned long long seed);
 /* Uniform in [lo, hi], -1 (the poison) replaced by 0. */
 void gl_device_fill_int(int *p, size_t n, int lo, int hi, unsigned long long seed);
+/* The same, except that each run of `chunk` elements is, with probability hot,
+ * all hot_value: skewed data, where one value comes in long runs. */
+void gl_device_fill_int_skewed(int *p, size_t n, int lo, int hi, int hot_value, double hot,
+                               size_t chunk, unsigned long long seed);
 void gl_device_fill_bytes(void *p, size_t n, unsigned long long seed);
 
 /* How many of the 32-bit words differ (bitwise); the lowest such index in
@@ -23,6 +27,30 @@ size_t gl_device_diff_words(const void *a, const void *b, size_t words, size_t *
 /* How many got[i] are not within atol + rtol |ref[i]| of ref[i] (NaN never is). */
 size_t gl_device_diff_float(const float *ref, const float *got, size_t n, float atol, float rtol,
                             size_t *first);
+
+/* The same for doubles (the double tile of lab 03). */
+size_t gl_device_diff_double(const double *ref, const double *got, size_t n, double atol,
+                             double rtol, size_t *first);
+
+/* An order-independent digest of a multiset of ints (how many, and the sum
+ * and the xor of a keyed strong hash of each): a wrong, missing or repeated
+ * value changes it, whatever the order of the slots. */
+typedef struct {
+    size_t count;
+    unsigned long long sum, xor_;
+} gl_digest;
+gl_digest gl_device_digest_ints(const int *v, size_t n, unsigned long long key);
+
+/* For count elements where[s] (row * n + col) of C = A B (A m x k, B k x n,
+ * device pointers, got = the C to check): ref[s], bound[s] and picked[s] as
+ * gl_matmul_ref_at computes them on the host (host arrays). */
+void gl_device_matmul_sample(const float *a, const float *b, const float *got, int n, int k,
+                             const size_t *where, size_t count, float *ref, float *bound,
+                             float *picked);
+
+/* dst[i * dst_stride] = src[i * src_stride] for i < n, in 32-bit words. */
+void gl_device_copy_words_strided(void *dst, size_t dst_stride, const void *src,
+                                  size_t src_stride, size_t n);
 
 /* The sum of n 32-bit words modulo 2^32 (an int sum that wraps, as a GPU's does). */
 unsigned gl_device_sum_words(const void *p, size_t n);

@@ -5,6 +5,7 @@
 #include "gl_device_data.h"
 
 #include <cuda_runtime.h>
+#include <float.h>
 
 /* Reads every word of buf; writes only if the sum is impossible, so the
  * compiler cannot drop the reads and nothing is written in practice. */
@@ -102,6 +103,22 @@ __global__ void gl_fill_int_kernel(int *p, size_t n, int lo, int hi, unsigned lo
     }
 }
 
+/* As gl_fill_int_kernel, except that each chunk of `chunk` elements is, with
+ * probability hot, all `hot_value` (skewed data: one value in long runs). */
+__global__ void gl_fill_int_skewed_kernel(int *p, size_t n, int lo, int hi, int hot_value,
+                                          double hot, size_t chunk, unsigned long long seed)
+{
+    unsigned long long span = (unsigned long long)((long long)hi - lo) + 1;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned long long c = gl_mix(~seed + (i / chunk) * 0xd1b54a32d192ed03ull);
+        unsigned long long r = gl_mix(seed + i * 0x9e3779b97f4a7c15ull);
+        int v = (double)(c >> 11) * 0x1p-53 < hot ? hot_value
+                                                  : (int)((long long)lo + (long long)(r % span));
+        p[i] = v == -1 ? 0 : v;
+    }
+}
+
 __global__ void gl_fill_bytes_kernel(unsigned char *p, size_t n, unsigned long long seed)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
@@ -119,6 +136,20 @@ __global__ void gl_diff_words_kernel(const unsigned *a, const unsigned *b, size_
             atomicAdd(count, 1ull);
             atomicMin(first, (unsigned long long)i);
         }
+}
+
+__global__ void gl_diff_double_kernel(const double *ref, const double *got, size_t n, double atol,
+                                      double rtol, unsigned long long *count,
+                                      unsigned long long *first)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        double r = ref[i], g = got[i];
+        if (!(fabs(g - r) <= atol + rtol * fabs(r))) {
+            atomicAdd(count, 1ull);
+            atomicMin(first, (unsigned long long)i);
+        }
+    }
 }
 
 __global__ void gl_diff_float_kernel(const float *ref, const float *got, size_t n, float atol,
@@ -160,17 +191,34 @@ extern "C" void gl_device_fill_int(int *p, size_t n, int lo, int hi, unsigned lo
     GL_CUDA(cudaGetLastError());
 }
 
+extern "C" void gl_device_fill_int_skewed(int *p, size_t n, int lo, int hi, int hot_value,
+                                          double hot, size_t chunk, unsigned long long seed)
+{
+    gl_fill_int_skewed_kernel<<<gl_fill_blocks(), 256>>>(p, n, lo, hi, hot_value, hot,
+                                                         chunk ? chunk : 1, seed);
+    GL_CUDA(cudaGetLastError());
+}
+
 extern "C" void gl_device_fill_bytes(void *p, size_t n, unsigned long long seed)
 {
     gl_fill_bytes_kernel<<<gl_fill_blocks(), 256>>>((unsigned char *)p, n, seed);
     GL_CUDA(cudaGetLastError());
 }
 
+/* The kit's own counters on the GPU (the judge's memory, allocated once): a
+ * count and the lowest index, or a digest. */
+static unsigned long long *gl_scratch(void)
+{
+    static unsigned long long *d;
+    if (!d)
+        GL_CUDA(cudaMalloc((void **)&d, 4 * sizeof *d));
+    return d;
+}
+
 static size_t gl_diff_finish(unsigned long long *d, size_t *first)
 {
     unsigned long long h[2];
     GL_CUDA(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-    GL_CUDA(cudaFree(d));
     if (first)
         *first = (size_t)h[1];
     return (size_t)h[0];
@@ -178,8 +226,7 @@ static size_t gl_diff_finish(unsigned long long *d, size_t *first)
 
 static unsigned long long *gl_diff_start(void)
 {
-    unsigned long long *d, h[2] = {0, ~0ull};
-    GL_CUDA(cudaMalloc((void **)&d, sizeof h));
+    unsigned long long *d = gl_scratch(), h[2] = {0, ~0ull};
     GL_CUDA(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
     return d;
 }
@@ -223,4 +270,115 @@ extern "C" unsigned gl_device_sum_words(const void *p, size_t n)
     GL_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
     GL_CUDA(cudaFree(d));
     return h;
+}
+
+extern "C" size_t gl_device_diff_double(const double *ref, const double *got, size_t n,
+                                        double atol, double rtol, size_t *first)
+{
+    unsigned long long *d = gl_diff_start();
+    gl_diff_double_kernel<<<gl_fill_blocks(), 256>>>(ref, got, n, atol, rtol, d, d + 1);
+    GL_CUDA(cudaGetLastError());
+    return gl_diff_finish(d, first);
+}
+
+/* An order-independent digest of the multiset of n ints: the sum and the xor
+ * of a keyed splitmix64 of each (the same on the host: gl_digest_int). */
+__device__ __host__ static unsigned long long gl_digest_hash(int v, unsigned long long key)
+{
+    unsigned long long x = ((unsigned long long)(unsigned)v ^ key) + 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+__global__ void gl_digest_ints_kernel(const int *v, size_t n, unsigned long long key,
+                                      unsigned long long *sum_xor)
+{
+    unsigned long long s = 0, x = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned long long h = gl_digest_hash(v[i], key);
+        s += h;
+        x ^= h;
+    }
+    atomicAdd(&sum_xor[0], s);
+    atomicXor(&sum_xor[1], x);
+}
+
+extern "C" gl_digest gl_device_digest_ints(const int *v, size_t n, unsigned long long key)
+{
+    unsigned long long *d = gl_scratch(), h[2] = {0, 0};
+    gl_digest r;
+    GL_CUDA(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
+    if (n)
+        gl_digest_ints_kernel<<<gl_fill_blocks(), 256>>>(v, n, key, d);
+    GL_CUDA(cudaGetLastError());
+    GL_CUDA(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    r.count = n;
+    r.sum = h[0];
+    r.xor_ = h[1];
+    return r;
+}
+
+/* Elements `where` of C = A B (m x n, inner k; row-major floats): the reference
+ * summed in double, its FP32 error bound (gl_matmul.h) and the element got. */
+__global__ void gl_matmul_sample_kernel(const float *a, const float *b, const float *got, int n,
+                                        int k, const size_t *where, size_t count, float *ref,
+                                        float *bound, float *picked)
+{
+    const double u = 1.0 / 16777216.0, g = (k + 1) * u / (1.0 - (k + 1) * u);
+    for (size_t s = blockIdx.x * (size_t)blockDim.x + threadIdx.x; s < count;
+         s += (size_t)gridDim.x * blockDim.x) {
+        size_t row = where[s] / (size_t)n, col = where[s] % (size_t)n;
+        double sum = 0.0, abs_sum = 0.0;
+        for (int i = 0; i < k; i++) {
+            double p = (double)a[row * k + i] * b[(size_t)i * n + col];
+            sum += p;
+            abs_sum += fabs(p);
+        }
+        ref[s] = (float)sum;
+        bound[s] = (float)(g * abs_sum * (1.0 + 4.0 * u)) + FLT_MIN;
+        picked[s] = got[where[s]];
+    }
+}
+
+extern "C" void gl_device_matmul_sample(const float *a, const float *b, const float *got, int n,
+                                        int k, const size_t *where, size_t count, float *ref,
+                                        float *bound, float *picked)
+{
+    size_t *d_where;
+    float *d_out;
+    if (!count)
+        return;
+    GL_CUDA(cudaMalloc((void **)&d_where, count * sizeof *d_where));
+    GL_CUDA(cudaMalloc((void **)&d_out, 3 * count * sizeof *d_out));
+    GL_CUDA(cudaMemcpy(d_where, where, count * sizeof *d_where, cudaMemcpyHostToDevice));
+    gl_matmul_sample_kernel<<<(unsigned)((count + 127) / 128), 128>>>(
+        a, b, got, n, k, d_where, count, d_out, d_out + count, d_out + 2 * count);
+    GL_CUDA(cudaGetLastError());
+    GL_CUDA(cudaMemcpy(ref, d_out, count * sizeof *ref, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(bound, d_out + count, count * sizeof *bound, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(picked, d_out + 2 * count, count * sizeof *picked, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaFree(d_where));
+    GL_CUDA(cudaFree(d_out));
+}
+
+/* dst[i * dst_stride] = src[i * src_stride], 32-bit words: the kit moves a field
+ * between an array and records (lab 02's reference kick runs on records). */
+__global__ void gl_copy_words_strided_kernel(unsigned *dst, size_t dst_stride, const unsigned *src,
+                                             size_t src_stride, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        dst[i * dst_stride] = src[i * src_stride];
+}
+
+extern "C" void gl_device_copy_words_strided(void *dst, size_t dst_stride, const void *src,
+                                             size_t src_stride, size_t n)
+{
+    if (!n)
+        return;
+    gl_copy_words_strided_kernel<<<gl_fill_blocks(), 256>>>(
+        (unsigned *)dst, dst_stride, (const unsigned *)src, src_stride, n);
+    GL_CUDA(cudaGetLastError());
 }

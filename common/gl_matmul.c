@@ -1,6 +1,8 @@
 /* gl_matmul.c: the CPU reference of C = A B, and its FP32 error bound. */
 #include "gl_matmul.h"
 
+#include "gl_device_data.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -72,6 +74,41 @@ float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, in
     return (float)sum;
 }
 
+/* The elements a sampled check looks at: C's first and last rows, its first
+ * and last columns (where tiles end), then `random` drawn from rng. */
+static size_t *sample_positions(int m, int n, int random, gl_rng *rng, size_t *samples)
+{
+    size_t s, count = 2 * (size_t)n + 2 * (size_t)m + (size_t)random, *where;
+    where = alloc(count * sizeof *where);
+    for (s = 0; s < count; s++) {
+        size_t i = s;
+        int row, col;
+        if (i < 2 * (size_t)n) { /* the first and the last row */
+            row = i < (size_t)n ? 0 : m - 1;
+            col = (int)(i % n);
+        } else if ((i -= 2 * (size_t)n) < 2 * (size_t)m) { /* the first and the last column */
+            row = (int)(i % m);
+            col = i < (size_t)m ? 0 : n - 1;
+        } else {
+            row = (int)gl_rng_range(rng, 0, m - 1);
+            col = (int)gl_rng_range(rng, 0, n - 1);
+        }
+        where[s] = (size_t)row * n + col;
+    }
+    *samples = count;
+    return where;
+}
+
+/* Compares the sample against its reference; cmp's indices become indices into C. */
+static size_t compare_sample(const size_t *where, const float *ref, const float *picked,
+                             const float *bound, size_t samples, gl_cmp *cmp)
+{
+    size_t s, wrong = gl_compare_float_bound(ref, picked, bound, samples, cmp);
+    for (s = 0; s < (size_t)cmp->shown; s++)
+        cmp->diff[s].index = where[cmp->diff[s].index];
+    return wrong;
+}
+
 size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, int n, int k,
                        size_t full, int random, gl_rng *rng, gl_cmp *cmp)
 {
@@ -88,31 +125,30 @@ size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, 
         free(bound);
         return wrong;
     }
-    samples = 2 * (size_t)n + 2 * (size_t)m + (size_t)random;
-    where = alloc(samples * sizeof *where);
+    where = sample_positions(m, n, random, rng, &samples);
     ref = alloc(samples * sizeof *ref);
     bound = alloc(samples * sizeof *bound);
     picked = alloc(samples * sizeof *picked);
     for (s = 0; s < samples; s++) {
-        size_t i = s;
-        int row, col;
-        if (i < 2 * (size_t)n) { /* the first and the last row */
-            row = i < (size_t)n ? 0 : m - 1;
-            col = (int)(i % n);
-        } else if ((i -= 2 * (size_t)n) < 2 * (size_t)m) { /* the first and the last column */
-            row = (int)(i % m);
-            col = i < (size_t)m ? 0 : n - 1;
-        } else {
-            row = (int)gl_rng_range(rng, 0, m - 1);
-            col = (int)gl_rng_range(rng, 0, n - 1);
-        }
-        where[s] = (size_t)row * n + col;
-        ref[s] = gl_matmul_ref_at(a, b, n, k, row, col, &bound[s]);
+        ref[s] = gl_matmul_ref_at(a, b, n, k, (int)(where[s] / n), (int)(where[s] % n), &bound[s]);
         picked[s] = got[where[s]];
     }
-    wrong = gl_compare_float_bound(ref, picked, bound, samples, cmp);
-    for (s = 0; s < (size_t)cmp->shown; s++) /* indices into C */
-        cmp->diff[s].index = where[cmp->diff[s].index];
+    wrong = compare_sample(where, ref, picked, bound, samples, cmp);
+    free(where);
+    free(ref);
+    free(bound);
+    free(picked);
+    return wrong;
+}
+
+size_t gl_matmul_check_device(const float *a, const float *b, const float *got, int m, int n,
+                              int k, int random, gl_rng *rng, gl_cmp *cmp)
+{
+    size_t samples, wrong, *where = sample_positions(m, n, random, rng, &samples);
+    float *ref = alloc(samples * sizeof *ref), *bound = alloc(samples * sizeof *bound),
+          *picked = alloc(samples * sizeof *picked);
+    gl_device_matmul_sample(a, b, got, n, k, where, samples, ref, bound, picked);
+    wrong = compare_sample(where, ref, picked, bound, samples, cmp);
     free(where);
     free(ref);
     free(bound);

@@ -37,6 +37,13 @@ float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, in
 size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, int n, int k,
                        size_t full, int random, gl_rng *rng, gl_cmp *cmp);
 
+/* The sampled check on the GPU: a, b and got are device pointers, the sample
+ * (edges and `random` elements) is always taken, and the reference and its
+ * bound are computed as on the host. For timed calls, whose 4096^3 products
+ * would take the CPU seconds. */
+size_t gl_matmul_check_device(const float *a, const float *b, const float *got, int m, int n,
+                              int k, int random, gl_rng *rng, gl_cmp *cmp);
+
 #ifdef __cplusplus
 }
 #endif

@@ -242,17 +242,24 @@ GL_TEST(block_sums_contiguous_no_modulo)
 typedef struct {
     const char *launcher, *given; /* given: the kit's launcher of the same output */
     int n;
-    gl_buf in[PERF_SETS], out[PERF_SETS], expected;
+    gl_buf in[PERF_SETS], out[PERF_SETS];
+    gl_buf again, expected; /* an input made again, and the given kernel's output of it */
 } perf;
 
-/* Random bits: each element's class (its top bit) a coin toss. */
+/* Input i of a round: random bits, each element's class (its top bit) a coin toss. Made
+ * on the GPU from the seed: the same again in verify, whatever the launcher did to it. */
+static void perf_input(const perf *p, void *dst, int round, int i)
+{
+    gl_device_fill_bytes(dst, (size_t)p->n * sizeof(unsigned),
+                         gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1)));
+}
+
 static void perf_prepare(void *ctx, int round)
 {
     perf *p = ctx;
     int i;
     for (i = 0; i < PERF_SETS; i++) {
-        gl_device_fill_bytes(p->in[i].ptr, (size_t)p->n * sizeof(unsigned),
-                             gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1)));
+        perf_input(p, p->in[i].ptr, round, i);
         gl_buf_poison(&p->out[i]);
     }
 }
@@ -263,14 +270,15 @@ static void perf_call(void *ctx, int i)
     div_run(p->launcher, p->out[i].ptr, p->in[i].ptr, p->n);
 }
 
-/* Every output of the round against the given kernel's on the same input. */
+/* Every output of the round against the given kernel's on the same input, made again. */
 static void perf_verify(void *ctx, int round)
 {
     perf *p = ctx;
     size_t count = div_outputs(div_work_of(p->launcher), p->n), first, wrong;
     int i;
     for (i = 0; i < PERF_SETS; i++) {
-        div_run(p->given, p->expected.ptr, p->in[i].ptr, p->n);
+        perf_input(p, p->again.ptr, round, i);
+        div_run(p->given, p->expected.ptr, p->again.ptr, p->n);
         GL_CHECK_LAUNCH(p->given);
         wrong = gl_device_diff_words(p->expected.ptr, p->out[i].ptr, count, &first);
         if (wrong)
@@ -282,10 +290,11 @@ static void perf_verify(void *ctx, int round)
     }
 }
 
-/* 2^24 elements (64 MiB); the pool holds 2 x 16 of them and the expected output */
+/* 2^24 elements (64 MiB); the pool holds 2 x 16 of them, an input made again and the
+ * expected output */
 static int perf_n(void)
 {
-    return gl_pool_mib() >= 33 * 65 ? 1 << 24 : 1 << 22;
+    return gl_pool_mib() >= 34 * 65 ? 1 << 24 : 1 << 22;
 }
 
 /* Milliseconds per call of a launcher on random input; a student's is
@@ -306,6 +315,7 @@ static double time_ms(const char *launcher, const char *given, int *n)
         p.in[i] = gl_buf_alloc(bytes, 0);
         p.out[i] = gl_buf_alloc(bytes, 0);
     }
+    p.again = gl_buf_alloc(bytes, 0);
     p.expected = gl_buf_alloc(bytes, 0);
     if (gl_launcher_find(launcher)->flags & GL_GIVEN) {
         t.verify = NULL; /* the kit's own */
@@ -317,6 +327,7 @@ static double time_ms(const char *launcher, const char *given, int *n)
         gl_buf_free(&p.in[i]);
         gl_buf_free(&p.out[i]);
     }
+    gl_buf_free(&p.again);
     gl_buf_free(&p.expected);
     return ms;
 }
@@ -467,4 +478,4 @@ static void add_tests(void)
 }
 
 /* the largest test: 16 inputs and 16 outputs of 2^24 elements (64 MiB), and the expected one */
-const gl_lab GL_LAB = {"01-divergence", "divergence.cu", add_tests, run_once, probe, 33 * 65 + 64};
+const gl_lab GL_LAB = {"01-divergence", "divergence.cu", add_tests, run_once, probe, 34 * 65 + 64};

@@ -360,7 +360,8 @@ GL_TEST(add_mapping)
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
 
 /* The largest test's memory (MiB): 8 copies of 2^26 floats each way and the input made
- * again, or 5 sets of three 8192 x 8192 matrices and two more. On a smaller pool every
+ * again, or 5 sets of three 8192 x 8192 matrices and two more (the kick: 12 sets of 3
+ * arrays of 2^24 floats, 5 more, 3 made again and 2^24 records: 3328). On a smaller pool every
  * size is a quarter. */
 #define POOL_MIB (4352 + 128)
 #define MAX_SETS 12
@@ -379,6 +380,7 @@ typedef struct {
     gl_buf b[MAX_SETS][3];
     gl_buf shared;  /* the SoA fields the kick never touches: x, y, z, vy, vz */
     gl_buf scratch; /* the inputs made again, to check the outputs against */
+    gl_buf records; /* the kick's inputs as records, for the kit's kick_aos */
 } perf;
 
 /* Input `slot` of call i in a round, made on the GPU from the seed: the same again in
@@ -433,23 +435,22 @@ static void perf_call(void *ctx, int i)
         co_kick_aos(b[0].ptr, p->n, CO_EX, CO_DT);
 }
 
-/* The kick's vx on the host, from its inputs made again (vx, mass, charge in scratch). */
+/* The kick's vx against the kit's kick_aos on records made from the call's inputs, made
+ * again (vx, mass, charge in scratch): on the GPU. */
 static size_t kick_wrong(perf *p, int round, int i, size_t *first)
 {
-    size_t n = (size_t)p->n, bytes = n * sizeof(float), wrong;
-    float *in = gl_malloc(3 * bytes), *got = gl_malloc(bytes);
-    gl_cmp cmp;
+    size_t n = (size_t)p->n, words = sizeof(struct particle) / sizeof(float);
+    float *s = p->scratch.ptr, *r = p->records.ptr;
     int k;
     for (k = 0; k < 3; k++)
-        perf_input(p, (float *)p->scratch.ptr + k * n, round, i, k);
-    GL_CUDA(cudaMemcpy(in, p->scratch.ptr, 3 * bytes, cudaMemcpyDeviceToHost));
-    GL_CUDA(cudaMemcpy(got, p->b[i][0].ptr, bytes, cudaMemcpyDeviceToHost));
-    co_kick_ref(in, in + n, in + 2 * n, n);
-    wrong = gl_compare_float(in, got, n, 1e-6, 1e-5, &cmp);
-    *first = cmp.shown ? cmp.diff[0].index : 0;
-    free(in);
-    free(got);
-    return wrong;
+        perf_input(p, s + k * n, round, i, k);
+    gl_device_copy_words_strided(r + 3, words, s, 1, n);         /* vx */
+    gl_device_copy_words_strided(r + 6, words, s + n, 1, n);     /* mass */
+    gl_device_copy_words_strided(r + 7, words, s + 2 * n, 1, n); /* charge */
+    co_kick_aos(p->records.ptr, p->n, CO_EX, CO_DT);
+    GL_CHECK_LAUNCH("kick_aos");
+    gl_device_copy_words_strided(s, 1, r + 3, words, n);
+    return gl_device_diff_float(s, p->b[i][0].ptr, n, 1e-6f, 1e-5f, first);
 }
 
 /* Every output of the round, against its inputs made again: the copy against its input,
@@ -523,8 +524,10 @@ static double gbps(const char *launcher, int kind, int n, int m, int sets, doubl
         if (kind == 's' || kind == 'm')
             p.b[i][2] = gl_buf_alloc(fbytes, 0);
     }
-    if (kind == 's')
+    if (kind == 's') {
         p.shared = gl_buf_alloc(5 * fbytes, 0);
+        p.records = gl_buf_alloc(len * sizeof(struct particle), 0);
+    }
     if (kind != 'a')
         p.scratch = gl_buf_alloc((kind == 's' ? 3 : kind == 'm' ? 2 : 1) * fbytes, 0);
     if (l->flags & GL_GIVEN) {
@@ -541,6 +544,8 @@ static double gbps(const char *launcher, int kind, int n, int m, int sets, doubl
         gl_buf_free(&p.shared);
     if (p.scratch.base)
         gl_buf_free(&p.scratch);
+    if (p.records.base)
+        gl_buf_free(&p.records);
     return gl_gbps(useful_bytes, ms);
 }
 

@@ -342,20 +342,12 @@ static float float_atol(void)
     return (float)(2.0 * gamma * BC_TILE);
 }
 
-/* Doubles on the host (the kit compares no doubles on the GPU). The inputs are positive, so
- * the bound is relative: 2 gamma_33 (u = 2^-53), below 1e-14. */
+/* Doubles: the inputs are positive, so the bound is relative: 2 gamma_33 (u = 2^-53), below
+ * 1e-14. */
 static size_t double_wrong(perf *p, int i, size_t *first)
 {
-    size_t n = (size_t)p->rows * BC_TILE, wrong;
-    double *want = gl_malloc(n * sizeof(double)), *got = gl_malloc(n * sizeof(double));
-    gl_cmp cmp;
-    GL_CUDA(cudaMemcpy(want, p->expected.ptr, n * sizeof(double), cudaMemcpyDeviceToHost));
-    GL_CUDA(cudaMemcpy(got, p->out[i].ptr, n * sizeof(double), cudaMemcpyDeviceToHost));
-    wrong = gl_compare_double(want, got, n, 1e-12, 1e-12, &cmp);
-    *first = cmp.shown ? cmp.diff[0].index : 0;
-    free(want);
-    free(got);
-    return wrong;
+    return gl_device_diff_double(p->expected.ptr, p->out[i].ptr, (size_t)p->rows * BC_TILE,
+                                 1e-12, 1e-12, first);
 }
 
 /* Every output of the round against the kit's own unpadded kernel on its input, made again. */

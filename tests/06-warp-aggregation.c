@@ -315,36 +315,12 @@ GL_TEST(emit_block_shares_totals)
 #define PERF_N (1 << 25)   /* elements per call, where the pool holds them */
 #define PERF_ROUNDS 3
 
-/* An order-independent digest of a multiset of values: how many, and the sum
- * and the xor of a strong hash of each (keyed by the round), so that a wrong,
- * missing or repeated value shows whatever the order of the slots. */
 typedef struct {
-    size_t count;
-    uint64_t sum, xor;
-} digest;
-
-static digest digest_of(const int *v, size_t n, uint64_t key)
-{
-    digest d = {n, 0, 0};
-    size_t i;
-    for (i = 0; i < n; i++) {
-        uint64_t x = ((uint64_t)(uint32_t)v[i] ^ key) + 0x9e3779b97f4a7c15ull; /* splitmix64 */
-        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-        x ^= x >> 31;
-        d.sum += x;
-        d.xor ^= x;
-    }
-    return d;
-}
-
-typedef struct {
-    const char *launcher;
-    int n, given;
-    uint64_t key;
+    const char *launcher, *given; /* the kit's launcher of the same task: the reference */
+    int n;
+    unsigned long long key;
     gl_buf in[PERF_SETS], out[PERF_SETS], count[PERF_SETS], poison;
-    digest want[PERF_SETS];
-    int *h_in, *h_vals; /* one input and one output, on the host */
+    gl_buf scratch, ref_out, ref_count; /* an input made again, and the kit's output of it */
 } perf;
 
 static unsigned long long perf_seed(int round, int set)
@@ -352,24 +328,21 @@ static unsigned long long perf_seed(int round, int set)
     return gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + set + 1));
 }
 
-/* Fresh inputs (and, for a student's launcher, the digest of what each call
- * must append, from the input as it is before the call), poisoned outputs. */
+static void perf_input(perf *p, int *dst, int round, int set)
+{
+    gl_device_fill_int(dst, (size_t)p->n + WA_PAD, -WA_RANGE, WA_RANGE, perf_seed(round, set));
+}
+
+/* Fresh inputs, poisoned outputs and counters. */
 static void perf_prepare(void *ctx, int round)
 {
     perf *p = ctx;
     int i;
     p->key = gl_seed() * 0x100000001b3ull + (unsigned)round;
     for (i = 0; i < PERF_SETS; i++) {
-        gl_device_fill_int(p->in[i].ptr, (size_t)p->n + WA_PAD, -WA_RANGE, WA_RANGE,
-                           perf_seed(round, i));
+        perf_input(p, p->in[i].ptr, round, i);
         gl_buf_poison(&p->out[i]);
         gl_buf_poison(&p->count[i]);
-        if (!p->given) {
-            size_t values;
-            gl_buf_download(&p->in[i], p->h_in);
-            values = wa_reference(p->launcher, p->h_in, p->n, p->h_vals);
-            p->want[i] = digest_of(p->h_vals, values, p->key);
-        }
     }
 }
 
@@ -379,62 +352,72 @@ static void perf_call(void *ctx, int i)
     wa_run(p->launcher, p->out[i].ptr, p->count[i].ptr, p->in[i].ptr, p->n);
 }
 
-/* Which values are wrong, for the message (only when the digest differs). */
+/* Which values are wrong, for the message (only when the digest differs): the
+ * host's reference of the input made again, against what the call left. */
 static void perf_explain(perf *p, int round, int set, size_t got)
 {
     char why[2048];
-    int *ref = gl_malloc(wa_capacity(p->launcher, p->n) * sizeof(int));
-    size_t now;
-    gl_buf_download(&p->in[set], p->h_in);
-    now = wa_reference(p->launcher, p->h_in, p->n, ref);
-    if (now != got || wa_check_values(p->launcher, p->h_vals, got, ref, now, why, sizeof why) == 0)
-        snprintf(why, sizeof why, "out[0, *count) holds what `in` gives as it is after the "
-                 "call, not as it was before: `in` is read-only");
-    gl_check_fail("%s was right once, but in timed round %d (fresh inputs), call %d of %d: %s",
-                  p->launcher, round, set + 1, PERF_SETS, why);
+    size_t cap = wa_capacity(p->launcher, p->n), now;
+    int *h_in = gl_malloc(((size_t)p->n + WA_PAD) * sizeof(int)), *ref = gl_malloc(cap * sizeof(int)),
+        *vals = gl_malloc(cap * sizeof(int));
+    GL_CUDA(cudaMemcpy(h_in, p->scratch.ptr, ((size_t)p->n + WA_PAD) * sizeof(int),
+                       cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(vals, p->out[set].ptr, got * sizeof(int), cudaMemcpyDeviceToHost));
+    now = wa_reference(p->launcher, h_in, p->n, ref);
+    if (now != got || wa_check_values(p->launcher, vals, got, ref, now, why, sizeof why) == 0)
+        snprintf(why, sizeof why, "out[0, *count) is not the multiset of values its input "
+                 "gives (`in` is read-only)");
+    gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input), call %d "
+                  "of %d, so its speed is not graded: %s",
+                  p->launcher, p->n, round, set + 1, PERF_SETS, why);
 }
 
 /* Every output of the round: *count, nothing past it, the guard zones, and
- * the digest of out[0, *count) against the one of the input. */
+ * the digest of out[0, *count) against the one of the kit's output for the
+ * same input (made again): the same values in any order. On the GPU. */
 static void perf_verify(void *ctx, int round)
 {
     perf *p = ctx;
     size_t cap = wa_capacity(p->launcher, p->n), first, wrong;
     gl_guard_report g;
-    int i, got;
+    int i, got, want;
     for (i = 0; i < PERF_SETS; i++) {
-        digest d;
+        gl_digest d, w;
+        perf_input(p, p->scratch.ptr, round, i);
+        wa_run(p->given, p->ref_out.ptr, p->ref_count.ptr, p->scratch.ptr, p->n);
+        GL_CHECK_LAUNCH(p->given);
+        gl_buf_download(&p->ref_count, &want);
         gl_buf_download(&p->count[i], &got);
-        if (got < 0 || (size_t)got != p->want[i].count)
-            gl_check_fail("%s was right once, but in timed round %d (fresh inputs), call %d of "
-                          "%d left *count = %d, expected %zu: every call appends the whole "
-                          "result of its own input, from *count = 0",
-                          p->launcher, round, i + 1, PERF_SETS, got, p->want[i].count);
+        if (got != want)
+            gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input): "
+                          "call %d of %d left *count = %d, expected %d: every call appends the "
+                          "whole result of its own input, from *count = 0",
+                          p->launcher, p->n, round, i + 1, PERF_SETS, got, want);
         wrong = (size_t)got == cap ? 0
                                    : gl_device_diff_words(p->poison.ptr, (int *)p->out[i].ptr + got,
                                                           cap - (size_t)got, &first);
         if (wrong)
-            gl_check_fail("%s was right once, but in timed round %d (fresh inputs), call %d of "
-                          "%d wrote %zu slots from out[*count] on, the first out[%zu]: nothing "
-                          "is written past *count",
-                          p->launcher, round, i + 1, PERF_SETS, wrong, (size_t)got + first);
+            gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input): "
+                          "call %d of %d wrote %zu slots from out[*count] on, the first "
+                          "out[%zu]: nothing is written past *count",
+                          p->launcher, p->n, round, i + 1, PERF_SETS, wrong, (size_t)got + first);
         if (gl_buf_check_guards(&p->out[i], &g) || gl_buf_check_guards(&p->in[i], &g))
-            gl_check_fail("%s was right once, but in timed round %d (fresh inputs), call %d of "
-                          "%d wrote outside out or in (their guard zones changed)",
-                          p->launcher, round, i + 1, PERF_SETS);
-        GL_CUDA(cudaMemcpy(p->h_vals, p->out[i].ptr, (size_t)got * sizeof(int),
-                           cudaMemcpyDeviceToHost));
-        d = digest_of(p->h_vals, (size_t)got, p->key);
-        if (d.sum != p->want[i].sum || d.xor != p->want[i].xor)
+            gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input): "
+                          "call %d of %d wrote outside out or in (their guard zones changed)",
+                          p->launcher, p->n, round, i + 1, PERF_SETS);
+        d = gl_device_digest_ints(p->out[i].ptr, (size_t)got, p->key);
+        w = gl_device_digest_ints(p->ref_out.ptr, (size_t)want, p->key);
+        if (d.sum != w.sum || d.xor_ != w.xor_)
             perf_explain(p, round, i, (size_t)got);
     }
 }
 
-/* The pool this size needs: PERF_SETS inputs, outputs and counters, and a poisoned output. */
+/* The pool this size needs: PERF_SETS inputs, outputs and counters, a poisoned
+ * output, and the reference's input, output and counter. */
 static int perf_mib(int n)
 {
     size_t in = ((size_t)n + WA_PAD) * sizeof(int), out = (size_t)WA_MAX_ITEMS * n * sizeof(int);
-    return (int)((PERF_SETS * (in + out + 8192 * 3) + out) >> 20) + 16;
+    return (int)(((PERF_SETS + 1) * (in + out + 8192 * 3) + out) >> 20) + 16;
 }
 
 /* PERF_N, or the largest half, quarter ... of it that the pool holds */
@@ -448,21 +431,22 @@ static int perf_n(void)
 
 static void perf_begin(perf *p, const char *launcher, int n)
 {
-    size_t cap = wa_capacity(launcher, n);
+    size_t cap = wa_capacity(launcher, n), in = ((size_t)n + WA_PAD) * sizeof(int);
     int i;
     memset(p, 0, sizeof *p);
     p->launcher = launcher;
+    p->given = wa_is_filter(launcher) ? "filter_atomic" : "emit_atomic";
     p->n = n;
-    p->given = (gl_launcher_find(launcher)->flags & GL_GIVEN) != 0;
     for (i = 0; i < PERF_SETS; i++) {
-        p->in[i] = gl_buf_alloc(((size_t)n + WA_PAD) * sizeof(int), 0);
+        p->in[i] = gl_buf_alloc(in, 0);
         p->out[i] = gl_buf_alloc(cap * sizeof(int), 0);
         p->count[i] = gl_buf_alloc(sizeof(int), 0);
     }
     p->poison = gl_buf_alloc(cap * sizeof(int), 0);
     gl_buf_poison(&p->poison);
-    p->h_in = gl_malloc(((size_t)n + WA_PAD) * sizeof(int));
-    p->h_vals = gl_malloc(cap * sizeof(int));
+    p->scratch = gl_buf_alloc(in, 0);
+    p->ref_out = gl_buf_alloc(cap * sizeof(int), 0);
+    p->ref_count = gl_buf_alloc(sizeof(int), 0);
 }
 
 static void perf_end(perf *p)
@@ -474,35 +458,26 @@ static void perf_end(perf *p)
         gl_buf_free(&p->count[i]);
     }
     gl_buf_free(&p->poison);
-    free(p->h_in);
-    free(p->h_vals);
+    gl_buf_free(&p->scratch);
+    gl_buf_free(&p->ref_out);
+    gl_buf_free(&p->ref_count);
 }
 
-/* Milliseconds per call of a launcher on n random elements, after checking
- * that a student's is right at this size: a wrong kernel's speed means nothing. */
+/* Milliseconds per call of a launcher on n random elements; a student's is
+ * checked after every round (a wrong kernel's speed means nothing). The kit's
+ * is timed once per lab. */
 static double ms_per_call(const char *launcher, int *n)
 {
     perf p;
     gl_timed t = {PERF_SETS, PERF_ROUNDS, perf_prepare, perf_call, perf_verify};
+    char key[64];
     double ms;
     *n = perf_n();
-    if (!(gl_launcher_find(launcher)->flags & GL_GIVEN)) {
-        const char *why;
-        gl_rng rng;
-        int *h;
-        gl_test_rng(&rng);
-        h = wa_make(&rng, launcher, *n, WA_RANDOM);
-        why = wa_check(launcher, *n, h, 1);
-        free(h);
-        if (*why)
-            gl_check_fail("%s is not right at n = %d on random input yet, so its speed is not "
-                          "graded (the correctness tests say what is wrong): %s",
-                          launcher, *n, why);
-    }
     perf_begin(&p, launcher, *n);
-    if (p.given) {
+    if (gl_launcher_find(launcher)->flags & GL_GIVEN) {
         t.verify = NULL; /* the kit's own */
-        ms = gl_time_baseline(&t, &p);
+        snprintf(key, sizeof key, "%s %d", launcher, *n);
+        ms = gl_time_baseline_once(key, &t, &p);
     } else {
         ms = gl_time_student(&t, &p);
     }
@@ -656,4 +631,5 @@ static void add_tests(void)
 /* the largest test: PERF_SETS inputs of PERF_N ints and outputs of 4 PERF_N ints, and a
  * poisoned output */
 const gl_lab GL_LAB = {"06-warp-aggregation", "warp_aggregation.cu", add_tests, run_once, probe,
-                       (int)(((PERF_SETS * 5LL + 4) * PERF_N * (long long)sizeof(int)) >> 20) + 64};
+                       (int)((((PERF_SETS + 1) * (1LL + WA_MAX_ITEMS) + WA_MAX_ITEMS) * PERF_N *
+                              (long long)sizeof(int)) >> 20) + 64};

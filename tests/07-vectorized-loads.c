@@ -274,16 +274,22 @@ typedef struct {
     gl_buf a[PERF_SETS], b[PERF_SETS], out[PERF_SETS], expected;
 } perf;
 
+/* Input a (which 0) or b (1) of call i in a round, made on the GPU from the seed: the same
+ * again in verify, whatever the launcher did to the buffers. */
+static void perf_input(const perf *p, int *dst, int round, int i, int which)
+{
+    unsigned long long seed = gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1));
+    gl_device_fill_int(dst, (size_t)p->n, -1000000, 1000000, which ? ~seed : seed);
+}
+
 static void perf_prepare(void *ctx, int round)
 {
     perf *p = ctx;
     int i;
     for (i = 0; i < PERF_SETS; i++) {
-        unsigned long long seed =
-            gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1));
-        gl_device_fill_int(p->a[i].ptr, (size_t)p->n, -1000000, 1000000, seed);
+        perf_input(p, p->a[i].ptr, round, i, 0);
         if (!p->copy)
-            gl_device_fill_int(p->b[i].ptr, (size_t)p->n, -1000000, 1000000, ~seed);
+            perf_input(p, p->b[i].ptr, round, i, 1);
         gl_buf_poison(&p->out[i]);
     }
 }
@@ -297,21 +303,28 @@ static void perf_call(void *ctx, int i)
         gl_copy(p->out[i].ptr, p->a[i].ptr, (size_t)p->n * sizeof(int));
 }
 
-/* Every output of the round: a copy against its input, a scaled add
- * against the given one's result. */
+/* Every output of the round, against its inputs made again (in `expected`): a copy's
+ * against its input; a scaled add's against the given one's result on its inputs, once
+ * they are checked unchanged. */
 static void perf_verify(void *ctx, int round)
 {
     perf *p = ctx;
     size_t first, wrong;
-    int i;
+    int i, k;
     for (i = 0; i < PERF_SETS; i++) {
-        const void *expected = p->a[i].ptr;
+        for (k = p->copy ? 0 : 1; k >= 0; k--) { /* b, then a: the copy's expected output */
+            perf_input(p, p->expected.ptr, round, i, k);
+            if (!p->copy && gl_device_diff_words(p->expected.ptr, (k ? p->b : p->a)[i].ptr,
+                                                 (size_t)p->n, &first))
+                gl_check_fail("%s with n = %d: in timed round %d its input %s changed at [%zu]: "
+                              "the inputs are read-only",
+                              p->launcher, p->n, round, k ? "b" : "a", first);
+        }
         if (!p->copy) {
             vl_run("scaled_add_int", p->expected.ptr, p->a[i].ptr, p->b[i].ptr, PERF_K, p->n);
             GL_CHECK_LAUNCH("scaled_add_int");
-            expected = p->expected.ptr;
         }
-        wrong = gl_device_diff_words(expected, p->out[i].ptr, (size_t)p->n, &first);
+        wrong = gl_device_diff_words(p->expected.ptr, p->out[i].ptr, (size_t)p->n, &first);
         if (wrong)
             gl_check_fail("%s with n = %d: in timed round %d (fresh inputs) out is wrong at %zu "
                           "of %d elements, first at [%zu]: every call must compute its whole "
@@ -324,7 +337,7 @@ static void perf_verify(void *ctx, int round)
  * sets of arrays (and the expected output); less on a smaller GPU */
 static int perf_n(int copy)
 {
-    int n, arrays = PERF_SETS * (copy ? 2 : 3) + 1;
+    int n, arrays = PERF_SETS * (copy ? 2 : 3) + 1; /* and the expected output */
     for (n = 1 << 26; n > 1 << 22; n /= 2)
         if (arrays * ((n >> 18) + 1) <= gl_pool_mib())
             break;
@@ -350,8 +363,7 @@ static double gbps(const char *launcher, int copy, int *n)
         if (!copy)
             p.b[i] = gl_buf_alloc(bytes, 0);
     }
-    if (!copy)
-        p.expected = gl_buf_alloc(bytes, 0);
+    p.expected = gl_buf_alloc(bytes, 0);
     if (!launcher || (gl_launcher_find(launcher)->flags & GL_GIVEN)) {
         t.verify = NULL; /* the kit's own */
         ms = gl_time_baseline(&t, &p);

@@ -25,7 +25,6 @@
 
 #include <ctype.h>
 #include <cuda_runtime_api.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +39,8 @@
 #define MIN_TILED_OVER_SWAPPED 6.0 /* time ratio, PERF_DIM^3; H200: 9.51 (17.660 / 1.858 ms);
                                       a naive kernel, even coalesced, gets 5.63 */
 #define LAUNCH_DIM 640             /* block_launches: (640 / 16)^2 = 1600 launches */
-#define LAUNCH_SETS 28             /* 28 x 4.7 MiB: more than twice a 60 MB L2 */
+#define LAUNCH_SETS 4              /* a call takes about 39 ms on an H100, its 1600 launches */
+#define MAX_SETS (PERF_SETS > LAUNCH_SETS ? PERF_SETS : LAUNCH_SETS)
 #define MIN_LAUNCH_SHARE 0.5       /* of launches x the empty launch's time, at least; H200 at
                                       512^3: 19.6 ms more than one grid, against 3.0 ms for
                                       1024 empty launches (6.5x); at 1024^3 one grid took
@@ -346,31 +346,33 @@ GL_TEST(naive_coalesced)
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
 
-#define VERIFY_THREADS 8 /* the sampled checks of a round's calls run side by side */
-
 typedef struct {
     matmul_launcher l;
-    int dim, sets, round;
-    gl_buf a[LAUNCH_SETS], b[LAUNCH_SETS], c[LAUNCH_SETS];
-    float *host[LAUNCH_SETS][3]; /* each call's A, B and C, downloaded to check them */
-    size_t wrong[LAUNCH_SETS];
-    char why[LAUNCH_SETS][1024];
+    int dim, sets;
+    gl_buf a[MAX_SETS], b[MAX_SETS], c[MAX_SETS];
+    gl_buf again_a, again_b; /* a call's A and B made again, to check its C against */
 } perf;
 
 static unsigned long long set_seed(int round, int set, int which)
 {
-    return gl_seed() ^ (0x1000003ull * (unsigned)(round * LAUNCH_SETS + set + 1)) ^
+    return gl_seed() ^ (0x1000003ull * (unsigned)(round * MAX_SETS + set + 1)) ^
            ((unsigned long long)which << 40);
+}
+
+/* A (which 1) or B (2) of call i in a round, made on the GPU from the seed: the same again
+ * in verify, whatever the launcher did to the buffers. */
+static void perf_input(const perf *p, float *dst, int round, int i, int which)
+{
+    gl_device_fill_float(dst, (size_t)p->dim * p->dim, -1.0f, 1.0f, set_seed(round, i, which));
 }
 
 static void perf_prepare(void *ctx, int round)
 {
     perf *p = ctx;
-    size_t n = (size_t)p->dim * p->dim;
     int i;
     for (i = 0; i < p->sets; i++) {
-        gl_device_fill_float(p->a[i].ptr, n, -1.0f, 1.0f, set_seed(round, i, 1));
-        gl_device_fill_float(p->b[i].ptr, n, -1.0f, 1.0f, set_seed(round, i, 2));
+        perf_input(p, p->a[i].ptr, round, i, 1);
+        perf_input(p, p->b[i].ptr, round, i, 2);
         gl_buf_poison(&p->c[i]);
     }
 }
@@ -381,55 +383,25 @@ static void perf_call(void *ctx, int i)
     matmul_call(&p->l, p->c[i].ptr, p->a[i].ptr, p->b[i].ptr, p->dim, p->dim, p->dim);
 }
 
-typedef struct {
-    perf *p;
-    int first, step;
-} verifier;
-
-/* The sampled check of calls first, first + step, ... (a thread of its own). */
-static void *verify_calls(void *arg)
-{
-    verifier *v = arg;
-    perf *p = v->p;
-    int i, d = p->dim;
-    for (i = v->first; i < p->sets; i += v->step) {
-        gl_rng rng;
-        gl_rng_init(&rng, set_seed(p->round, i, 3), "09-matmul-tiling verify");
-        p->wrong[i] = matmul_compare(&p->l, p->host[i][0], p->host[i][1], p->host[i][2], d, d,
-                                     d, 0, PERF_SAMPLE, &rng, p->why[i], sizeof p->why[i]);
-    }
-    return NULL;
-}
-
 /* Every call's C of the round, on a sample (its edges and PERF_SAMPLE random
- * elements), against the CPU on the call's own A and B. */
+ * elements), against a reference computed on the GPU in double from the
+ * call's own A and B, made again. */
 static void perf_verify(void *ctx, int round)
 {
     perf *p = ctx;
-    pthread_t thread[VERIFY_THREADS];
-    verifier v[VERIFY_THREADS];
-    int started[VERIFY_THREADS], i, j, d = p->dim;
-    int threads = p->sets < VERIFY_THREADS ? p->sets : VERIFY_THREADS;
-    p->round = round;
+    char why[1024];
+    int i, d = p->dim;
     for (i = 0; i < p->sets; i++) {
-        gl_buf_download(&p->a[i], p->host[i][0]);
-        gl_buf_download(&p->b[i], p->host[i][1]);
-        gl_buf_download(&p->c[i], p->host[i][2]);
-    }
-    for (j = 0; j < threads; j++) {
-        v[j] = (verifier){p, j, threads};
-        started[j] = pthread_create(&thread[j], NULL, verify_calls, &v[j]) == 0;
-        if (!started[j])
-            verify_calls(&v[j]);
-    }
-    for (j = 0; j < threads; j++)
-        if (started[j])
-            pthread_join(thread[j], NULL);
-    for (i = 0; i < p->sets; i++)
-        if (p->wrong[i])
+        gl_rng rng;
+        gl_rng_init(&rng, set_seed(round, i, 3), "09-matmul-tiling verify");
+        perf_input(p, p->again_a.ptr, round, i, 1);
+        perf_input(p, p->again_b.ptr, round, i, 2);
+        if (matmul_compare_device(&p->l, p->again_a.ptr, p->again_b.ptr, p->c[i].ptr, d, d, d,
+                                  PERF_SAMPLE, &rng, why, sizeof why))
             gl_check_fail("%s is not right at %d x %d x %d in timed round %d, call %d (fresh A "
                           "and B every call), so its speed is not graded: %s",
-                          matmul_label(&p->l), d, d, d, round, i + 1, p->why[i]);
+                          matmul_label(&p->l), d, d, d, round, i + 1, why);
+    }
 }
 
 /* Milliseconds per call of launcher at dim^3, each call of a round on its
@@ -440,7 +412,7 @@ static double ms_per_call(const char *launcher, int dim, int sets)
     gl_timed t = {sets, 5, perf_prepare, perf_call, perf_verify};
     size_t bytes = (size_t)dim * dim * sizeof(float);
     double ms;
-    int i, j, given = gl_launcher_find(launcher)->flags & GL_GIVEN;
+    int i, given = gl_launcher_find(launcher)->flags & GL_GIVEN;
 
     memset(p, 0, sizeof *p);
     p->l.name = launcher;
@@ -450,9 +422,9 @@ static double ms_per_call(const char *launcher, int dim, int sets)
         p->a[i] = gl_buf_alloc(bytes, 0);
         p->b[i] = gl_buf_alloc(bytes, 0);
         p->c[i] = gl_buf_alloc(bytes, 0);
-        for (j = 0; j < 3 && !given; j++)
-            p->host[i][j] = gl_malloc(bytes);
     }
+    p->again_a = gl_buf_alloc(bytes, 0);
+    p->again_b = gl_buf_alloc(bytes, 0);
     if (given) {
         t.verify = NULL; /* the kit's own */
         ms = gl_time_baseline(&t, p);
@@ -463,9 +435,9 @@ static double ms_per_call(const char *launcher, int dim, int sets)
         gl_buf_free(&p->a[i]);
         gl_buf_free(&p->b[i]);
         gl_buf_free(&p->c[i]);
-        for (j = 0; j < 3; j++)
-            free(p->host[i][j]);
     }
+    gl_buf_free(&p->again_a);
+    gl_buf_free(&p->again_b);
     free(p);
     return ms;
 }
@@ -658,4 +630,4 @@ static void add_tests(void)
 
 /* the largest test: 4 sets of A, B and C of 2048 x 2048 floats (16 MiB each) */
 const gl_lab GL_LAB = {"09-matmul-tiling", "matmul_tiling.cu", add_tests, run_once, probe,
-                       4 * 3 * 16 + 64};
+                       (4 * 3 + 2) * 16 + 64};

@@ -26,7 +26,6 @@
 #include "lab.h"
 
 #include <cuda_runtime_api.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,17 +473,16 @@ GL_TEST(prefetch_no_local_memory)
 
 typedef struct {
     const char *launcher;
-    int dim, round;
+    int dim;
     gl_buf a[PERF_SETS], b[PERF_SETS], c[PERF_SETS];
-    float *host[PERF_SETS][3]; /* each call's A, B and C, downloaded to check them */
-    size_t wrong[PERF_SETS];
-    char why[PERF_SETS][1024];
+    gl_buf again_a, again_b; /* a call's A and B made again, to check its C against */
 } perf;
 
-/* 4 sets of 3 matrices of 4096 x 4096 floats (64 MiB each) need 768 MiB of the pool */
+/* 4 sets of 3 matrices of 4096 x 4096 floats (64 MiB each) and an A and a B made again
+ * need 896 MiB of the pool */
 static int perf_dim(void)
 {
-    return gl_pool_mib() >= PERF_SETS * 3 * 64 + 16 ? PERF_DIM : PERF_DIM / 2;
+    return gl_pool_mib() >= (PERF_SETS * 3 + 2) * 64 + 16 ? PERF_DIM : PERF_DIM / 2;
 }
 
 static unsigned long long set_seed(int round, int set, int which)
@@ -493,14 +491,20 @@ static unsigned long long set_seed(int round, int set, int which)
            ((unsigned long long)which << 40);
 }
 
+/* A (which 1) or B (2) of call i in a round, made on the GPU from the seed: the same again
+ * in verify, whatever the launcher did to the buffers. */
+static void perf_input(const perf *p, float *dst, int round, int i, int which)
+{
+    gl_device_fill_float(dst, (size_t)p->dim * p->dim, -1.0f, 1.0f, set_seed(round, i, which));
+}
+
 static void perf_prepare(void *ctx, int round)
 {
     perf *p = ctx;
-    size_t n = (size_t)p->dim * p->dim;
     int i;
     for (i = 0; i < PERF_SETS; i++) {
-        gl_device_fill_float(p->a[i].ptr, n, -1.0f, 1.0f, set_seed(round, i, 1));
-        gl_device_fill_float(p->b[i].ptr, n, -1.0f, 1.0f, set_seed(round, i, 2));
+        perf_input(p, p->a[i].ptr, round, i, 1);
+        perf_input(p, p->b[i].ptr, round, i, 2);
         gl_buf_poison(&p->c[i]);
     }
 }
@@ -511,55 +515,26 @@ static void perf_call(void *ctx, int i)
     sgemm_run(p->launcher, p->c[i].ptr, p->a[i].ptr, p->b[i].ptr, p->dim, p->dim, p->dim);
 }
 
-typedef struct {
-    perf *p;
-    int set;
-} verifier;
-
-/* The sampled check of one call of the round (a thread of its own). */
-static void *verify_call(void *arg)
-{
-    verifier *v = arg;
-    perf *p = v->p;
-    int i = v->set, d = p->dim;
-    gl_rng rng;
-    gl_rng_init(&rng, set_seed(p->round, i, 3), "11-sgemm verify");
-    p->wrong[i] = sgemm_compare(p->launcher, p->host[i][0], p->host[i][1], p->host[i][2], d, d,
-                                d, 0, PERF_SAMPLE, &rng, p->why[i], sizeof p->why[i]);
-    return NULL;
-}
-
 /* Every call's C of the round, on a sample (its first and last rows and
- * columns and PERF_SAMPLE random elements), against the CPU on the call's
- * own A and B: about a second of CPU for each, so the calls are checked
- * side by side, a thread each. */
+ * columns and PERF_SAMPLE random elements), against a reference computed on
+ * the GPU in double from the call's own A and B, made again. */
 static void perf_verify(void *ctx, int round)
 {
     perf *p = ctx;
-    pthread_t thread[PERF_SETS];
-    verifier v[PERF_SETS];
-    int started[PERF_SETS], i, d = p->dim;
-    p->round = round;
+    char why[1024];
+    int i, d = p->dim;
     for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_download(&p->a[i], p->host[i][0]);
-        gl_buf_download(&p->b[i], p->host[i][1]);
-        gl_buf_download(&p->c[i], p->host[i][2]);
-    }
-    for (i = 0; i < PERF_SETS; i++) {
-        v[i] = (verifier){p, i};
-        started[i] = pthread_create(&thread[i], NULL, verify_call, &v[i]) == 0;
-        if (!started[i])
-            verify_call(&v[i]);
-    }
-    for (i = 0; i < PERF_SETS; i++)
-        if (started[i])
-            pthread_join(thread[i], NULL);
-    for (i = 0; i < PERF_SETS; i++)
-        if (p->wrong[i])
+        gl_rng rng;
+        gl_rng_init(&rng, set_seed(round, i, 3), "11-sgemm verify");
+        perf_input(p, p->again_a.ptr, round, i, 1);
+        perf_input(p, p->again_b.ptr, round, i, 2);
+        if (sgemm_compare_device(p->launcher, p->again_a.ptr, p->again_b.ptr, p->c[i].ptr, d, d, d,
+                                 PERF_SAMPLE, &rng, why, sizeof why))
             gl_check_fail("%s is not right at m = n = k = %d in timed round %d, call %d (fresh A "
                           "and B every call), so its speed is not graded (the correctness tests "
                           "say more): %s",
-                          p->launcher, d, round, i + 1, p->why[i]);
+                          p->launcher, d, round, i + 1, why);
+    }
 }
 
 /* Milliseconds per call of launcher at perf_dim()^3, each call of a round on
@@ -570,7 +545,7 @@ static double ms_per_call(const char *launcher, int *dim)
     gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify};
     size_t bytes;
     double ms;
-    int i, j, given = gl_launcher_find(launcher)->flags & GL_GIVEN;
+    int i, given = gl_launcher_find(launcher)->flags & GL_GIVEN;
 
     memset(p, 0, sizeof *p);
     p->launcher = launcher;
@@ -580,9 +555,9 @@ static double ms_per_call(const char *launcher, int *dim)
         p->a[i] = gl_buf_alloc(bytes, 0);
         p->b[i] = gl_buf_alloc(bytes, 0);
         p->c[i] = gl_buf_alloc(bytes, 0);
-        for (j = 0; j < 3 && !given; j++)
-            p->host[i][j] = gl_malloc(bytes);
     }
+    p->again_a = gl_buf_alloc(bytes, 0);
+    p->again_b = gl_buf_alloc(bytes, 0);
     if (given) {
         t.verify = NULL; /* the kit's own */
         ms = gl_time_baseline(&t, p);
@@ -593,9 +568,9 @@ static double ms_per_call(const char *launcher, int *dim)
         gl_buf_free(&p->a[i]);
         gl_buf_free(&p->b[i]);
         gl_buf_free(&p->c[i]);
-        for (j = 0; j < 3; j++)
-            free(p->host[i][j]);
     }
+    gl_buf_free(&p->again_a);
+    gl_buf_free(&p->again_b);
     free(p);
     return ms;
 }
@@ -787,4 +762,4 @@ static void add_tests(void)
 
 /* the largest test: 4 sets of A, B and C of 4096 x 4096 floats (64 MiB each) */
 const gl_lab GL_LAB = {"11-sgemm", "sgemm.cu", add_tests, run_once, probe,
-                       PERF_SETS * 3 * 64 + 64};
+                       (PERF_SETS * 3 + 2) * 64 + 64};

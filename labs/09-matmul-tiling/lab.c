@@ -135,33 +135,60 @@ static const char *hint(const matmul_launcher *l, const gl_cmp *cmp, int k)
            "b[i * n + col] (A has k columns, B and C have n); does the loop run over all k?";
 }
 
+/* why: what is wrong (cmp), where the sample came from, the first element's bound, the hint */
+static void describe(const matmul_launcher *l, const gl_cmp *cmp, int m, int n, int k,
+                     int sampled, int random, float first_bound, char *why, size_t len)
+{
+    size_t w;
+    gl_cmp_describe(cmp, "c", gl_index_2d, &n, why, len);
+    w = strlen(why);
+    if (sampled && w < len)
+        w += (size_t)snprintf(why + w, len - w,
+                              " (of a sample of c: its first and last rows and columns and %d "
+                              "random elements)", random);
+    if (cmp->shown > 0 && !cmp->diff[0].unwritten && w < len)
+        w += (size_t)snprintf(why + w, len - w,
+                              " (c[%zu][%zu] may differ from the reference by %.3g: the FP32 "
+                              "error bound of its sum, in any order)",
+                              cmp->diff[0].index / (size_t)n, cmp->diff[0].index % (size_t)n,
+                              (double)first_bound);
+    if (w < len)
+        snprintf(why + w, len - w, ". %s", hint(l, cmp, k));
+    (void)m;
+}
+
 size_t matmul_compare(const matmul_launcher *l, const float *a, const float *b, const float *c,
                       int m, int n, int k, size_t full, int random, gl_rng *rng, char *why,
                       size_t len)
 {
     gl_cmp cmp;
-    size_t w, wrong = gl_matmul_check(a, b, c, m, n, k, full, random, rng, &cmp);
+    float bound = 0.0f;
+    size_t wrong = gl_matmul_check(a, b, c, m, n, k, full, random, rng, &cmp);
     if (len)
         why[0] = '\0';
     if (!wrong || !len)
         return wrong;
-    gl_cmp_describe(&cmp, "c", gl_index_2d, &n, why, len);
-    w = strlen(why);
-    if ((size_t)m * n > full && w < len)
-        w += (size_t)snprintf(why + w, len - w,
-                              " (of a sample of c: its first and last rows and columns and %d "
-                              "random elements)", random);
-    if (cmp.shown > 0 && !cmp.diff[0].unwritten && w < len) {
-        size_t row = cmp.diff[0].index / (size_t)n, col = cmp.diff[0].index % (size_t)n;
-        float bound;
-        gl_matmul_ref_at(a, b, n, k, (int)row, (int)col, &bound);
-        w += (size_t)snprintf(why + w, len - w,
-                              " (c[%zu][%zu] may differ from the reference by %.3g: the FP32 "
-                              "error bound of its sum, in any order)",
-                              row, col, (double)bound);
-    }
-    if (w < len)
-        snprintf(why + w, len - w, ". %s", hint(l, &cmp, k));
+    if (cmp.shown > 0)
+        gl_matmul_ref_at(a, b, n, k, (int)(cmp.diff[0].index / (size_t)n),
+                         (int)(cmp.diff[0].index % (size_t)n), &bound);
+    describe(l, &cmp, m, n, k, (size_t)m * n > full, random, bound, why, len);
+    return wrong;
+}
+
+size_t matmul_compare_device(const matmul_launcher *l, const float *a, const float *b,
+                             const float *c, int m, int n, int k, int random, gl_rng *rng,
+                             char *why, size_t len)
+{
+    gl_cmp cmp;
+    float ref, bound = 0.0f, picked;
+    size_t wrong = gl_matmul_check_device(a, b, c, m, n, k, random, rng, &cmp);
+    if (len)
+        why[0] = '\0';
+    if (!wrong || !len)
+        return wrong;
+    if (cmp.shown > 0)
+        gl_device_matmul_sample(a, b, c, n, k, &cmp.diff[0].index, 1, &ref, &bound, &picked);
+    describe(l, &cmp, m, n, k, 1, random, bound, why, len);
     return wrong;
 }
 

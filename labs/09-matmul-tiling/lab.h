@@ -56,5 +56,9 @@ const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_r
 size_t matmul_compare(const matmul_launcher *l, const float *a, const float *b, const float *c,
                       int m, int n, int k, size_t full, int random, gl_rng *rng, char *why,
                       size_t len);
+/* The same on a sample, for device pointers a, b and c (gl_matmul_check_device). */
+size_t matmul_compare_device(const matmul_launcher *l, const float *a, const float *b,
+                             const float *c, int m, int n, int k, int random, gl_rng *rng,
+                             char *why, size_t len);
 
 #endif

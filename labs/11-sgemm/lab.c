@@ -86,22 +86,39 @@ static const char *hint(const char *launcher, const gl_cmp *c)
            "buffer buf, and every tile, the last one too, is used once";
 }
 
+static void describe(const char *launcher, const gl_cmp *cmp, int n, int sampled, char *why,
+                     size_t len)
+{
+    char d[1024];
+    gl_cmp_describe(cmp, "C", gl_index_2d, &n, d, sizeof d);
+    snprintf(why, len, "%s%s. %s", d,
+             sampled ? " (of a sample of C: its first and last rows and columns and random "
+                       "elements)"
+                     : "",
+             hint(launcher, cmp));
+}
+
 size_t sgemm_compare(const char *launcher, const float *a, const float *b, const float *c, int m,
                      int n, int k, size_t full, int random, gl_rng *rng, char *why, size_t len)
 {
-    char d[1024];
     gl_cmp cmp;
     size_t wrong = gl_matmul_check(a, b, c, m, n, k, full, random, rng, &cmp);
     if (len)
         why[0] = '\0';
-    if (!wrong || !len)
-        return wrong;
-    gl_cmp_describe(&cmp, "C", gl_index_2d, &n, d, sizeof d);
-    snprintf(why, len, "%s%s. %s", d,
-             (size_t)m * n > full ? " (of a sample of C: its first and last rows and columns "
-                                    "and random elements)"
-                                  : "",
-             hint(launcher, &cmp));
+    if (wrong && len)
+        describe(launcher, &cmp, n, (size_t)m * n > full, why, len);
+    return wrong;
+}
+
+size_t sgemm_compare_device(const char *launcher, const float *a, const float *b, const float *c,
+                            int m, int n, int k, int random, gl_rng *rng, char *why, size_t len)
+{
+    gl_cmp cmp;
+    size_t wrong = gl_matmul_check_device(a, b, c, m, n, k, random, rng, &cmp);
+    if (len)
+        why[0] = '\0';
+    if (wrong && len)
+        describe(launcher, &cmp, n, 1, why, len);
     return wrong;
 }
 

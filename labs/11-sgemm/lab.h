@@ -45,5 +45,8 @@ const char *sgemm_check(const char *launcher, const sgemm_problem *p, int a_off,
  * (each with its own rng and why). */
 size_t sgemm_compare(const char *launcher, const float *a, const float *b, const float *c, int m,
                      int n, int k, size_t full, int random, gl_rng *rng, char *why, size_t len);
+/* The same on a sample, for device pointers a, b and c (gl_matmul_check_device). */
+size_t sgemm_compare_device(const char *launcher, const float *a, const float *b, const float *c,
+                            int m, int n, int k, int random, gl_rng *rng, char *why, size_t len);
 
 #endif

@@ -281,6 +281,12 @@ static char **subject_env(void)
     return env;
 }
 
+/* where the grading time goes (GL_TRACE=1) */
+static struct {
+    double start, prepare, calls, flush, verify;
+    int starts, rounds;
+} T;
+
 static void subject_start(const char *launcher)
 {
     int to[2], from[2], r;
@@ -290,7 +296,7 @@ static void subject_start(const char *launcher)
     int argc = 0;
     gl_hello hello;
     gl_ready ready;
-    double deadline;
+    double deadline, started = now();
 
     if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
         gl_fail("grader: no pipe for the subject: %s", strerror(errno));
@@ -394,6 +400,8 @@ static void subject_start(const char *launcher)
             snprintf(J.protections, sizeof J.protections, "%s", line);
         }
     }
+    T.start += now() - started;
+    T.starts++;
 }
 
 /* ---- what a launcher may do ---- */
@@ -854,8 +862,19 @@ void gl_judge_test_end(int broke)
     cudaDeviceSynchronize();
 }
 
+/* ---- where the grading time goes (GL_TRACE=1: printed when the lab ends) ---- */
+
+static void trace_print(void)
+{
+    if (getenv("GL_TRACE"))
+        fprintf(stderr, "  trace: %d subject starts %.2f s; %d timed rounds: prepare %.2f s, "
+                "calls %.2f s, record %.2f s, verify %.2f s\n",
+                T.starts, T.start, T.rounds, T.prepare, T.calls, T.flush, T.verify);
+}
+
 void gl_judge_finish(void)
 {
+    trace_print();
     if (S.pid > 0) {
         gl_request rq;
         memset(&rq, 0, sizeof rq);
@@ -938,11 +957,13 @@ static double time_rounds(const gl_timed *t, void *ctx, int student)
         J.kit = 1;
     }
     for (r = 0; r <= rounds; r++) { /* round 0 warms up */
+        double p0 = now(), t2, t3;
         if (t->prepare)
             t->prepare(ctx, r);
         GL_CUDA(cudaDeviceSynchronize());
         J.batch = 1;
         t0 = now();
+        T.prepare += t0 - p0;
         for (i = 0; i < t->calls; i++)
             t->call(ctx, i);
         if (!J.in_process && S.pid)
@@ -954,8 +975,14 @@ static double time_rounds(const gl_timed *t, void *ctx, int student)
         if (!J.in_process)
             remote_flush("the timed calls");
         GL_CHECK_LAUNCH("the timed calls");
+        t2 = now();
         if (t->verify)
             t->verify(ctx, r);
+        t3 = now();
+        T.calls += t1 - t0;
+        T.flush += t2 - t1;
+        T.verify += t3 - t2;
+        T.rounds++;
         if (r > 0)
             ms[r - 1] = 1e3 * (t1 - t0) / t->calls;
     }

@@ -580,8 +580,9 @@ int main(int argc, char **argv)
             init_result(&tests[deferred[i]], &r);
             run_test(&tests[deferred[i]], &r);
         }
-        double t0 = now();
+        double t0;
         gpu_lock(1);
+        t0 = now(); /* the session, not the wait for the GPU */
         gl_profile_session(m.ncu);
         gpu_unlock();
         kind_seconds[GL_PROFILE] += now() - t0; /* the session, shared by the tests */
@@ -598,16 +599,20 @@ int main(int argc, char **argv)
     }
     if (nsanitize) {
         gl_sanitize_result res[MAX_TESTS];
-        double t0 = now();
+        double t0, seconds;
         memset(res, 0, sizeof res);
         for (i = 0; i < nsanitize; i++)
             res[i].launcher = tests[sanitize[i]].launcher;
+        gpu_lock(0); /* shares the GPU, but never with a timed or profiled test */
+        t0 = now();
         gl_sanitize_run(m.sanitizer, res, nsanitize);
+        seconds = now() - t0;
+        gpu_unlock();
         for (i = 0; i < nsanitize; i++) {
             const entry *e = &tests[sanitize[i]];
             gl_result r;
             init_result(e, &r);
-            r.seconds = (now() - t0) / nsanitize;
+            r.seconds = seconds / nsanitize;
             r.status = res[i].error[0] ? GL_FAIL : GL_PASS;
             if (res[i].error[0])
                 snprintf(r.message, sizeof r.message, "%s", res[i].error);
