@@ -102,6 +102,17 @@ void gl_skip(const char *fmt, ...)
 #endif
     ;
 
+/* Ends the current test because the kit, the toolchain or the machine failed (no CUDA
+ * context, the GPU busy or out of memory before the student's code ran): never the
+ * student's fault. The test is reported as not run, and the runner exits 2. */
+void gl_kit_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
+/* The first such error of the run, or "". */
+const char *gl_kit_error_seen(void);
+
 /* A random stream for this test: the run's seed (SEED=) and the test's id. */
 void gl_test_rng(gl_rng *rng);
 
@@ -112,6 +123,7 @@ typedef struct {
     int preview;     /* judged without the evidence of a GPU run (no points) */
     char note[512];  /* gl_test_note */
     char skip[1024]; /* gl_skip's reason */
+    char kit_error[1024]; /* gl_kit_error's */
 } gl_test_state;
 const gl_test_state *gl_test_outcome(void);
 
@@ -147,6 +159,11 @@ double gl_time_baseline(const gl_timed *t, void *ctx);
 /* The same, once per lab: key names what is timed ("transpose_naive 8192"), and a
  * second test asking for the same key gets the first one's time. */
 double gl_time_baseline_once(const char *key, const gl_timed *t, void *ctx);
+
+/* The GPU, shared with the other labs graded at once (exclusive 0: correctness, sanitize,
+ * starting a subject) or alone (1: timed and profiled work); runner.c, --gpu-lock. */
+void gl_gpu_lock(int exclusive);
+void gl_gpu_unlock(void);
 
 /* The size of the judge's pool in MiB (GL_LAB.pool_mib, or less on a GPU
  * with less free memory): a suite chooses its largest sizes by it. */

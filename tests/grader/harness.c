@@ -61,6 +61,25 @@ void gl_skip(const char *fmt, ...)
     abort(); /* not reached */
 }
 
+static char kit_error[1024]; /* the first, for the runner: the run broke, exit 2 */
+
+void gl_kit_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(state.kit_error, sizeof state.kit_error, fmt, ap);
+    va_end(ap);
+    if (!kit_error[0])
+        snprintf(kit_error, sizeof kit_error, "%s", state.kit_error);
+    ck_abort_msg("%s", state.kit_error);
+    abort(); /* not reached */
+}
+
+const char *gl_kit_error_seen(void)
+{
+    return kit_error;
+}
+
 void gl_test_preview(void)
 {
     state.preview = 1;

@@ -69,6 +69,9 @@ static struct {
     int pending;             /* calls of the round sent, not yet answered */
     int kit;                 /* the subject is a kit subject: the baselines, timed as a student's
                                 launchers are (the same process boundary, the same clock) */
+    int plan;                /* the performance tests' first pass: baselines only (runner.c) */
+    char test[64];           /* the current test's id, and the baselines it timed so far */
+    int test_baselines;
     const char *const *wrapper; /* a program that runs the subject (Nsight Compute), or NULL */
     char cupti[1024];           /* libcupti for the subject, or "" */
     int cupti_on;               /* the current subject records the GPU's work with it */
@@ -79,7 +82,8 @@ static struct {
 static struct {
     pid_t pid;
     int to, from;
-} S = {0, -1, -1};
+    int kit; /* a kit subject: it stays between the baselines of a lab, until a student's call */
+} S = {0, -1, -1, 0};
 
 /* ---- the pool: first fit over a list of pieces ---- */
 
@@ -340,6 +344,7 @@ static void subject_start(const char *launcher)
     hello.pool_bytes = J.pool_bytes;
     snprintf(hello.submission, sizeof hello.submission, "%s", J.kit ? J.baseline : J.submission);
     hello.kit = J.kit;
+    S.kit = J.kit;
     snprintf(hello.cupti, sizeof hello.cupti, "%s", J.cupti);
     if (J.wrapper) { /* Nsight Compute: its target takes $TMPDIR/nvidia/nsight_compute/lock */
         const char *tmp = getenv("TMPDIR");
@@ -361,6 +366,8 @@ static void subject_start(const char *launcher)
                      launcher);
     if (!ready.ok) {
         subject_kill();
+        if (ready.kit_error)
+            gl_kit_error("%s", ready.why);
         gl_fail("%s", ready.why);
     }
     {
@@ -549,6 +556,16 @@ static void describe_status(const char *launcher, int status)
 {
     char why[1024];
     gl_cuda_describe((cudaError_t)status, why, sizeof why);
+    switch ((cudaError_t)status) { /* the machine's state, not anything a student's code does */
+    case cudaErrorDevicesUnavailable:
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorSystemNotReady:
+    case cudaErrorSystemDriverMismatch:
+        gl_kit_error("calling %s, the GPU was not usable: %s", launcher, why);
+    default:
+        break;
+    }
     gl_fail("%s: the kernel failed: %s", launcher, why);
 }
 
@@ -605,6 +622,10 @@ static long long call_remote(const gl_launcher *l, const gl_arg *args)
         J.delay.set = 0;
     }
     rq.blob_bytes = (uint32_t)nb;
+    if (!J.kit && J.plan)
+        gl_skip("planned"); /* the plan times the kit's baselines only */
+    if (S.pid && S.kit != J.kit)
+        subject_kill(); /* a student's call after the kit's baselines, or the reverse */
     if (!S.pid)
         subject_start(l->name);
     /* the judge's own writes (inputs, poison, guards) land before the student's kernels (a
@@ -770,8 +791,14 @@ int gl_judge_init(const char *submission, const char *baseline, const char *subj
     snprintf(J.baseline, sizeof J.baseline, "%s", baseline);
     snprintf(J.subject_exe, sizeof J.subject_exe, "%s", subject_exe);
     if ((err = cudaFree(0)) != cudaSuccess || (err = cudaMemGetInfo(&free_b, &total_b))) {
+        int count = 0;
         snprintf(why, len, "%s", cudaGetErrorString(err));
-        return -1;
+        cudaGetLastError();
+        /* no GPU here (-1), or one that is busy or full now (-3) */
+        return (err == cudaErrorMemoryAllocation || err == cudaErrorDevicesUnavailable) &&
+                       cudaGetDeviceCount(&count) == cudaSuccess && count > 0
+                   ? -3
+                   : -1;
     }
     /* the lab's largest test, but never more than half of what is free */
     if (pool_bytes > free_b / 2)
@@ -791,7 +818,8 @@ int gl_judge_init(const char *submission, const char *baseline, const char *subj
     if (J.vmm_fd < 0 && (err = cudaMalloc((void **)&J.pool, pool_bytes)) != cudaSuccess) {
         snprintf(why, len, "the grader could not allocate its %zu MiB memory pool: %s",
                  pool_bytes >> 20, cudaGetErrorString(err));
-        return -1;
+        cudaGetLastError();
+        return -3;
     }
     gl_buf_set_allocator(pool_alloc, pool_free);
     gl_exec_set_backend(judge_backend);
@@ -841,8 +869,10 @@ int gl_judge_isolated(void)
     return J.isolated;
 }
 
-void gl_judge_test_begin(int timeout_s)
+void gl_judge_test_begin(int timeout_s, const char *id)
 {
+    snprintf(J.test, sizeof J.test, "%s", id ? id : "");
+    J.test_baselines = 0;
     J.timeout_s = timeout_s;
     J.deadline = now() + timeout_s;
     J.batch = 0;
@@ -883,6 +913,12 @@ void gl_judge_finish(void)
         write_all(S.to, &rq, sizeof rq);
     }
     subject_kill();
+}
+
+void gl_judge_start_subject(const char *what)
+{
+    if (!S.pid)
+        subject_start(what);
 }
 
 void gl_judge_stop_subject(void)
@@ -950,12 +986,12 @@ static double time_rounds(const gl_timed *t, void *ctx, int student)
 {
     double ms[64], t0, t1, median;
     int r, i, rounds = t->rounds < 1 ? 1 : t->rounds > 63 ? 63 : t->rounds;
-    if (!student && !J.in_process) {
-        /* the kit's baselines: no student's subject alive, and a subject of the kit's own runs
-         * them, so both sides of a ratio cross the same process boundary */
-        subject_kill();
-        J.kit = 1;
-    }
+    if (student && J.plan)
+        gl_skip("planned");
+    if (!student && !J.in_process)
+        J.kit = 1; /* the kit's baselines: no student's subject alive (call_remote ends it), and
+                    * a subject of the kit's own runs them, so both sides of a ratio cross the
+                    * same process boundary */
     for (r = 0; r <= rounds; r++) { /* round 0 warms up */
         double p0 = now(), t2, t3;
         if (t->prepare)
@@ -987,10 +1023,7 @@ static double time_rounds(const gl_timed *t, void *ctx, int student)
             ms[r - 1] = 1e3 * (t1 - t0) / t->calls;
     }
     median = gl_median(ms, rounds);
-    if (J.kit) {
-        subject_kill();
-        J.kit = 0;
-    }
+    J.kit = 0; /* the kit subject stays, for the next baseline */
     return median;
 }
 
@@ -999,29 +1032,45 @@ double gl_time_student(const gl_timed *t, void *ctx)
     return time_rounds(t, ctx, 1);
 }
 
-double gl_time_baseline(const gl_timed *t, void *ctx)
-{
-    return time_rounds(t, ctx, 0);
-}
+/* Baselines timed once: by the key a suite gives (shared by the lab's tests), or by the test
+ * and the order of its baselines (the plan's time, used again by the test itself). */
+static struct {
+    char key[160];
+    double ms;
+} memo[64];
+static int nmemo;
 
-double gl_time_baseline_once(const char *key, const gl_timed *t, void *ctx)
+static double time_memo(const char *key, const gl_timed *t, void *ctx)
 {
-    static struct {
-        char key[128];
-        double ms;
-    } memo[32];
-    static int nmemo;
     double ms;
     int i;
     for (i = 0; i < nmemo; i++)
         if (!strcmp(memo[i].key, key))
-            return memo[i].ms; /* the kit's own kernel, timed once per lab */
+            return memo[i].ms;
     ms = time_rounds(t, ctx, 0);
-    if (nmemo < 32) {
+    if (nmemo < 64) {
         snprintf(memo[nmemo].key, sizeof memo[nmemo].key, "%s", key);
         memo[nmemo++].ms = ms;
     }
     return ms;
+}
+
+double gl_time_baseline(const gl_timed *t, void *ctx)
+{
+    char key[160];
+    snprintf(key, sizeof key, "test %s, baseline %d", J.test, J.test_baselines++);
+    return time_memo(key, t, ctx);
+}
+
+double gl_time_baseline_once(const char *key, const gl_timed *t, void *ctx)
+{
+    J.test_baselines++;
+    return time_memo(key, t, ctx);
+}
+
+void gl_judge_plan(int on)
+{
+    J.plan = on;
 }
 
 /* ---- which kernels ran ---- */

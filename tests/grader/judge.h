@@ -7,19 +7,27 @@
 /* Opens the GPU, allocates the memory pool (pool_bytes, at most half of the
  * free memory) and routes the lab's calls (gl_exec). Returns 0; -1 with why
  * when there is no usable GPU; -2 when the student's code cannot be
- * isolated here and allow_unisolated is 0. */
+ * isolated here and allow_unisolated is 0; -3 when the GPU is there but busy or out of
+ * memory now (try again later). */
 int gl_judge_init(const char *submission, const char *baseline, const char *subject_exe,
                   size_t pool_bytes, int allow_unisolated, char *why, size_t len);
 
 /* Each test: its deadline, the whole pool; at its end, whether it broke
  * the subject (a fresh one is started for the next call). */
-void gl_judge_test_begin(int timeout_s);
+void gl_judge_test_begin(int timeout_s, const char *id);
 void gl_judge_test_end(int broke);
+
+/* The performance tests' plan (on 1), run before them: only the kit's baselines are timed
+ * (a student's call ends the test, skipped), kept for the tests themselves (off 0): the
+ * student's subject then lives through all of them, and the kit's through the plan. */
+void gl_judge_plan(int on);
 
 /* Ends the subject (its process group): the lab is done, or before the
  * kit's own code is timed. */
 void gl_judge_finish(void);
 void gl_judge_stop_subject(void);
+/* Starts a subject now (what: for the messages) if none runs. */
+void gl_judge_start_subject(const char *what);
 
 /* Runs the next subjects through a program (argv_prefix, ended by NULL;
  * Nsight Compute), or directly again (NULL). Ends the current subject. */

@@ -153,8 +153,15 @@ void gl_profile_session(const char *ncu)
     argv[argc++] = list;
     argv[argc] = NULL;
     gl_judge_wrap_subject(argv);
-
+    /* Nsight Compute and the subject start while the other labs' correctness tests run; the
+     * runs, whose kernels it replays and counts, have the GPU alone */
     old = gl_set_fail_handler(catch_failure);
+    gl_gpu_lock(0);
+    gl_judge_test_begin(300, NULL);
+    if (setjmp(run_failed) == 0) /* if it fails, the first run tries again and says why */
+        gl_judge_start_subject("the profiled runs");
+    gl_gpu_unlock();
+    gl_gpu_lock(1);
     for (i = 0; i < nruns; i++) {
         run *r = &runs[i];
         const char *args[9];
@@ -162,7 +169,7 @@ void gl_profile_session(const char *ncu)
         for (k = 0; k < r->nargs; k++)
             args[k] = r->args[k];
         args[k] = NULL;
-        gl_judge_test_begin(300);
+        gl_judge_test_begin(300, NULL);
         r->first = gl_judge_kernel_count();
         if (setjmp(run_failed) == 0) {
             const char *why = GL_LAB.run_once(r->nargs, (char **)args);
@@ -176,6 +183,7 @@ void gl_profile_session(const char *ncu)
         gl_judge_test_end(0);
     }
     gl_set_fail_handler(old);
+    gl_gpu_unlock();
     gl_judge_quit_and_wait(120.0);
     gl_judge_wrap_subject(NULL);
 

@@ -44,6 +44,7 @@ typedef struct {
 typedef struct {
     uint32_t magic;
     int32_t ok;           /* 1: contained, submission loaded, serving */
+    int32_t kit_error;    /* not ok before the student's file was loaded: the kit's problem */
     int32_t landlock_abi, landlock, seccomp, no_new_privs, pdeathsig;
     int32_t cupti;        /* the GPU's work is recorded by CUPTI too */
     char why[1024];       /* when not ok (or what containment is missing) */

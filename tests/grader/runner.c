@@ -210,14 +210,14 @@ static void explain_error(const char *msg, int timeout_s, char *out, size_t len)
  * alone (an exclusive lock), the others share it (--gpu-lock FILE). */
 static int gpu_lock_fd = -1;
 
-static void gpu_lock(int exclusive)
+void gl_gpu_lock(int exclusive)
 {
     if (gpu_lock_fd >= 0)
         while (flock(gpu_lock_fd, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR)
             ;
 }
 
-static void gpu_unlock(void)
+void gl_gpu_unlock(void)
 {
     if (gpu_lock_fd >= 0)
         flock(gpu_lock_fd, LOCK_UN);
@@ -238,17 +238,22 @@ static void run_test(const entry *e, gl_result *r)
     sr = srunner_create(s);
     /* in this process: it runs only the kit's code; the student's runs in the subject */
     srunner_set_fork_status(sr, CK_NOFORK);
-    gpu_lock(e->kind == GL_PERFORMANCE || e->kind == GL_PROFILE);
-    gl_judge_test_begin(e->timeout_s);
+    gl_gpu_lock(e->kind == GL_PERFORMANCE || e->kind == GL_PROFILE);
+    gl_judge_test_begin(e->timeout_s, e->id);
     fflush(NULL);
     t0 = now();
     srunner_run_all(sr, CK_SILENT);
     r->seconds = now() - t0;
-    gpu_unlock();
+    gl_gpu_unlock();
     res = srunner_results(sr);
     rtype = tr_rtype(res[0]);
     st = gl_test_outcome();
-    if (st->skipped) {
+    if (st->kit_error[0]) {
+        r->status = GL_SKIP;
+        snprintf(r->message, sizeof r->message, "NOT RUN: the grader could not run this test "
+                 "(%.900s); not your file's fault: it is graded again when this is fixed",
+                 st->kit_error);
+    } else if (st->skipped) {
         r->status = GL_SKIP;
         snprintf(r->message, sizeof r->message, "%s", st->skip);
     } else if (rtype == CK_PASS && st->done) {
@@ -360,6 +365,7 @@ static void print_review(const char *dir, FILE *out)
 }
 
 static double kind_seconds[GL_NKINDS]; /* time spent on each kind */
+static int planned;                      /* the performance tests' plan ran */
 static int kind_tests[GL_NKINDS];      /* tests of each kind that were reported */
 static double started;
 
@@ -493,10 +499,16 @@ int main(int argc, char **argv)
         probe_sanitizer();
     }
     if (m.gpu) {
-        int r = gl_judge_init(path, baseline, subject, (size_t)GL_LAB.pool_mib << 20,
-                              allow_unisolated, why, sizeof why);
-        if (r == -2) {
-            fprintf(stderr, "grader: %s\n", why);
+        int r, tries = 0;
+        /* a GPU that is there but busy or full (other labs graded at once): wait for it */
+        while ((r = gl_judge_init(path, baseline, subject, (size_t)GL_LAB.pool_mib << 20,
+                                  allow_unisolated, why, sizeof why)) == -3 && ++tries < 30)
+            sleep(2);
+        if (r == -2 || r == -3) {
+            fprintf(stderr, "grader: %s%s\n", why,
+                    r == -3 ? ": the GPU is there but not usable now; the grading broke, not "
+                              "the student's file (grade again, fewer labs at once: CHECK_JOBS=1)"
+                            : "");
             return 2;
         }
         if (r != 0) {
@@ -544,6 +556,22 @@ int main(int argc, char **argv)
             continue;
         if (kinds && !gl_in_list(kinds, gl_kind_name(e->kind)))
             continue;
+        if (built && m.gpu && e->kind == GL_PERFORMANCE && !planned) {
+            /* the plan: every performance test once with the kit's baselines only, timed in
+             * one kit subject and kept; then the tests, in one student's subject */
+            int k;
+            planned = 1;
+            gl_judge_plan(1);
+            for (k = i; k < ntests; k++) {
+                gl_result pr;
+                if (tests[k].kind != GL_PERFORMANCE || (only && !gl_in_list(only, tests[k].id)))
+                    continue;
+                init_result(&tests[k], &pr);
+                run_test(&tests[k], &pr);
+                kind_seconds[GL_PERFORMANCE] += pr.seconds;
+            }
+            gl_judge_plan(0);
+        }
         if (!built) {
             r.status = GL_FAIL;
             snprintf(r.message, sizeof r.message, "%s did not compile", GL_LAB.file);
@@ -580,11 +608,8 @@ int main(int argc, char **argv)
             init_result(&tests[deferred[i]], &r);
             run_test(&tests[deferred[i]], &r);
         }
-        double t0;
-        gpu_lock(1);
-        t0 = now(); /* the session, not the wait for the GPU */
-        gl_profile_session(m.ncu);
-        gpu_unlock();
+        double t0 = now();
+        gl_profile_session(m.ncu); /* it holds the GPU alone while its runs run */
         kind_seconds[GL_PROFILE] += now() - t0; /* the session, shared by the tests */
         for (i = 0; i < ndeferred; i++) {
             const entry *e = &tests[deferred[i]];
@@ -603,11 +628,11 @@ int main(int argc, char **argv)
         memset(res, 0, sizeof res);
         for (i = 0; i < nsanitize; i++)
             res[i].launcher = tests[sanitize[i]].launcher;
-        gpu_lock(0); /* shares the GPU, but never with a timed or profiled test */
+        gl_gpu_lock(0); /* shares the GPU, but never with a timed or profiled test */
         t0 = now();
         gl_sanitize_run(m.sanitizer, res, nsanitize);
         seconds = now() - t0;
-        gpu_unlock();
+        gl_gpu_unlock();
         for (i = 0; i < nsanitize; i++) {
             const entry *e = &tests[sanitize[i]];
             gl_result r;
@@ -652,5 +677,9 @@ int main(int argc, char **argv)
         if (kind_tests[i])
             printf(" %s %.1f s", kind_names[i], kind_seconds[i]);
     printf(" (the whole lab %.1f s)\n\n", now() - started);
+    if (gl_kit_error_seen()[0]) {
+        printf("  grader: the grading broke, not the student's file: %s\n", gl_kit_error_seen());
+        return 2;
+    }
     return failed ? 1 : 0;
 }

@@ -114,7 +114,7 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
         gl_judge_wrap_subject(argv);
         old = gl_set_fail_handler(catch_failure);
         for (i = 0; i < n; i++) {
-            gl_judge_test_begin(300);
+            gl_judge_test_begin(300, NULL);
             if (setjmp(probe_failed) == 0)
                 GL_LAB.probe(res[i].launcher);
             gl_judge_test_end(0);

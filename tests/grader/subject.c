@@ -472,6 +472,8 @@ static void serve_call(const gl_request *rq, unsigned char *blob)
     reply.sticky = sticky(err);
 }
 
+static int loading; /* the student's file is being loaded (or the kit's baselines) */
+
 static void fail_ready(gl_ready *r, const char *fmt, ...)
 {
     va_list ap;
@@ -479,6 +481,7 @@ static void fail_ready(gl_ready *r, const char *fmt, ...)
     vsnprintf(r->why, sizeof r->why, fmt, ap);
     va_end(ap);
     r->ok = 0;
+    r->kit_error = !loading; /* before the student's file: the GPU or the kit failed */
     write_all(TO_JUDGE, r, sizeof *r);
     exit(1);
 }
@@ -514,7 +517,9 @@ int main(void)
     in_kit = 1;
     if (hello.vmm) {
         char why[256];
-        cudaFree(0); /* the context the pool is mapped into */
+        if ((err = cudaFree(0)) != cudaSuccess) /* the context the pool is mapped into */
+            fail_ready(&ready, "the subject could not create its CUDA context: %s",
+                       cudaGetErrorString(err));
         if (gl_vmm_import(5, hello.pool_bytes, &base, why, sizeof why) != 0)
             fail_ready(&ready, "the subject could not map the judge's memory: %s", why);
         close(5);
@@ -550,6 +555,7 @@ int main(void)
     snprintf(ready.why, sizeof ready.why, "%s", c.why);
 
     /* 3. the student's code: its constructors run now, contained */
+    loading = 1;
     submission = dlopen(hello.submission, RTLD_NOW | RTLD_LOCAL);
     if (!submission)
         fail_ready(&ready, "the submission could not be loaded: %s", dlerror());
