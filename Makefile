@@ -20,7 +20,7 @@ SHELL := /bin/bash
 MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 2)
 BUILD := build
 # labs graded at once by make check (they share the GPU: timed and profiled tests take it alone)
-CHECK_JOBS ?= 4
+CHECK_JOBS ?= 6
 # the lock that timed and profiled tests hold alone (make grade: one per GPU)
 GPU_LOCK ?= $(BUILD)/gpu.lock
 

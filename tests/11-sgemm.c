@@ -174,7 +174,7 @@ static void check_async(const char *launcher)
 
     gl_test_rng(&rng);
     sgemm_make(&rng, dim, dim, dim, &p);
-    gl_buf_upload(&staged, p.a); /* A arrives only after the 300 ms wait */
+    gl_buf_upload(&staged, p.a); /* A arrives only after the 150 ms wait */
     gl_buf_upload(&b, p.b);
     gl_expect_queued(launcher, queued_launch, queued_right, &q, &qb);
     gl_buf_free(&staged);

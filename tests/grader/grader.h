@@ -169,7 +169,7 @@ void gl_gpu_unlock(void);
  * with less free memory): a suite chooses its largest sizes by it. */
 int gl_pool_mib(void);
 
-/* The next call runs behind the kit's 300 ms delayed copy (gl_expect_queued). */
+/* The next call runs behind the kit's 150 ms delayed copy (gl_expect_queued). */
 void gl_next_call_delayed(void *dst, const void *src, size_t bytes, double ms);
 double gl_last_launcher_ms(void);
 
@@ -212,7 +212,7 @@ char *gl_read_file(const char *path);
 
 /* The launcher only enqueues its work on the default stream and returns.
  * gl_expect_queued runs launch(ctx) once to warm up; then it poisons output,
- * enqueues a kernel that waits 300 ms before it copies in_bytes from staged
+ * enqueues a kernel that waits 150 ms before it copies in_bytes from staged
  * to input (device pointers), and calls launch(ctx) right after. Fails the
  * test if launch took more than half of the wait (the launcher synchronised,
  * copied to the host or computed there), or if right(ctx) finds the output

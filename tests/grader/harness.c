@@ -121,7 +121,7 @@ const char *gl_baseline_ptx(void)
 void gl_expect_queued(const char *launcher, void (*launch)(void *ctx), int (*right)(void *ctx),
                       void *ctx, const gl_queue_buffers *b)
 {
-    const double delay_ms = 300.0;
+    const double delay_ms = 150.0; /* a launcher takes microseconds; half of it is plenty */
     double waited_ms;
 
     GL_CUDA(cudaMemcpy(b->input, b->staged, b->in_bytes, cudaMemcpyDeviceToDevice));
@@ -131,7 +131,7 @@ void gl_expect_queued(const char *launcher, void (*launch)(void *ctx), int (*rig
     GL_CUDA(cudaMemset(b->output, GL_POISON_BYTE, b->out_bytes));
     GL_CUDA(cudaDeviceSynchronize());
 
-    /* where the launcher runs (the subject), a kernel of the kit's waits 300 ms, then copies
+    /* where the launcher runs (the subject), a kernel of the kit's waits 150 ms, then copies
      * the input in; the launcher is called right after it on the same default stream */
     gl_next_call_delayed(b->input, b->staged, b->in_bytes, delay_ms);
     launch(ctx);

@@ -17,6 +17,7 @@
 #include "judge.h"
 
 #include "gl_check.h"
+#include "gl_timing.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -43,6 +44,12 @@ static int nmetrics;
 static char *csv;           /* Nsight Compute's output */
 static char session_skip[512];
 static char session_error[1024];
+static double session_seconds;
+
+double gl_profile_session_seconds(void)
+{
+    return session_seconds;
+}
 
 static void join(const char *const *args, char *key, size_t len)
 {
@@ -129,8 +136,10 @@ void gl_profile_session(const char *ncu)
     gl_fail_handler old;
     volatile int i;
     int argc = 0;
+    double t0;
 
     mode = REPLAY;
+    session_seconds = 0.0;
     if (nruns == 0)
         return;
     if (!mkdtemp(dir)) {
@@ -157,11 +166,14 @@ void gl_profile_session(const char *ncu)
      * runs, whose kernels it replays and counts, have the GPU alone */
     old = gl_set_fail_handler(catch_failure);
     gl_gpu_lock(0);
+    t0 = gl_host_seconds();
     gl_judge_test_begin(300, NULL);
     if (setjmp(run_failed) == 0) /* if it fails, the first run tries again and says why */
         gl_judge_start_subject("the profiled runs");
+    session_seconds = gl_host_seconds() - t0;
     gl_gpu_unlock();
     gl_gpu_lock(1);
+    t0 = gl_host_seconds();
     for (i = 0; i < nruns; i++) {
         run *r = &runs[i];
         const char *args[9];
@@ -185,6 +197,7 @@ void gl_profile_session(const char *ncu)
     gl_set_fail_handler(old);
     gl_gpu_unlock();
     gl_judge_quit_and_wait(120.0);
+    session_seconds += gl_host_seconds() - t0; /* not the waits for the GPU */
     gl_judge_wrap_subject(NULL);
 
     csv = gl_read_file(log);

@@ -9,4 +9,7 @@ void gl_profile_begin_plan(void);
  * gl_profile answers from it. */
 void gl_profile_session(const char *ncu);
 
+/* The last session's time, without its waits for the GPU. */
+double gl_profile_session_seconds(void);
+
 #endif

@@ -608,9 +608,8 @@ int main(int argc, char **argv)
             init_result(&tests[deferred[i]], &r);
             run_test(&tests[deferred[i]], &r);
         }
-        double t0 = now();
         gl_profile_session(m.ncu); /* it holds the GPU alone while its runs run */
-        kind_seconds[GL_PROFILE] += now() - t0; /* the session, shared by the tests */
+        kind_seconds[GL_PROFILE] += gl_profile_session_seconds(); /* shared by the tests */
         for (i = 0; i < ndeferred; i++) {
             const entry *e = &tests[deferred[i]];
             gl_result r;

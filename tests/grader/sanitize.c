@@ -1,5 +1,6 @@
 /* sanitize.c: the sanitize kind. compute-sanitizer runs the subject three
- * times (memcheck, racecheck, synccheck); in each session every student
+ * times (memcheck; racecheck where the PTX uses shared memory; synccheck where it
+ * has barriers or warp-synchronous instructions); in each session every student
  * launcher of the lab runs once on a small problem (GL_LAB.probe), and the
  * errors the tool writes to its own log file are given to the launcher whose
  * kernel they name. The tool, not the subject, writes the log: the student's
@@ -89,6 +90,7 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
 {
     char dir[] = "/tmp/gpulabs-sanitize-XXXXXX";
     gl_fail_handler old;
+    char *ptx;
     int t;
     volatile int i;
 
@@ -97,11 +99,19 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
             snprintf(res[i].error, sizeof res[i].error, "grader: no temporary folder");
         return;
     }
+    ptx = gl_read_file(gl_artifact("ptx"));
     for (t = 0; t < 3; t++) {
         char log[128];
         const char *argv[12];
         char *text;
         int argc = 0;
+        /* racecheck looks at shared memory, synccheck at barriers and warp-synchronous
+         * instructions: a PTX with none has nothing for them to find */
+        if (ptx && t == 1 && !strstr(ptx, "shared"))
+            continue;
+        if (ptx && t == 2 && !strstr(ptx, "bar.") && !strstr(ptx, "barrier") &&
+            !strstr(ptx, ".sync"))
+            continue;
         snprintf(log, sizeof log, "%s/%s.log", dir, tools[t]);
         argv[argc++] = sanitizer;
         argv[argc++] = "--tool";
@@ -142,5 +152,6 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
         }
         free(text);
     }
+    free(ptx);
     rmdir(dir);
 }
