@@ -52,6 +52,10 @@ void gl_device_matmul_sample(const float *a, const float *b, const float *got, i
 void gl_device_copy_words_strided(void *dst, size_t dst_stride, const void *src,
                                   size_t src_stride, size_t n);
 
+/* bins[v] = how many of the n samples (bytes, or ints in [0, nbins)) are v; the other
+ * samples are not counted. By CUB, fast on any data; -1 where the toolkit has no CUB. */
+int gl_device_histogram(const void *in, size_t n, int bytes, int nbins, unsigned *bins);
+
 /* The sum of n 32-bit words modulo 2^32 (an int sum that wraps, as a GPU's does). */
 unsigned gl_device_sum_words(const void *p, size_t n);
 

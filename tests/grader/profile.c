@@ -196,7 +196,9 @@ void gl_profile_session(const char *ncu)
     }
     gl_set_fail_handler(old);
     gl_gpu_unlock();
+    gl_gpu_lock(0); /* its context ends, and Nsight Compute writes its report */
     gl_judge_quit_and_wait(120.0);
+    gl_gpu_unlock();
     session_seconds += gl_host_seconds() - t0; /* not the waits for the GPU */
     gl_judge_wrap_subject(NULL);
 

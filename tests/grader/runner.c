@@ -207,20 +207,35 @@ static void explain_error(const char *msg, int timeout_s, char *out, size_t len)
 }
 
 /* Judges of several labs may share a GPU: timed and profiled tests hold it
- * alone (an exclusive lock), the others share it (--gpu-lock FILE). */
-static int gpu_lock_fd = -1;
+ * alone (an exclusive lock), the others share it (--gpu-lock FILE). A second
+ * lock (FILE.w) gives the exclusive ones the first turn: while one waits, no
+ * new test takes the GPU shared (flock alone would let shared holders starve it). */
+static int gpu_lock_fd = -1, gpu_turn_fd = -1;
+
+static void lock_fd(int fd, int op)
+{
+    while (flock(fd, op) != 0 && errno == EINTR)
+        ;
+}
 
 void gl_gpu_lock(int exclusive)
 {
-    if (gpu_lock_fd >= 0)
-        while (flock(gpu_lock_fd, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR)
-            ;
+    if (gpu_lock_fd < 0)
+        return;
+    if (gpu_turn_fd >= 0)
+        lock_fd(gpu_turn_fd, exclusive ? LOCK_EX : LOCK_SH);
+    lock_fd(gpu_lock_fd, exclusive ? LOCK_EX : LOCK_SH);
+    if (gpu_turn_fd >= 0 && !exclusive)
+        flock(gpu_turn_fd, LOCK_UN);
 }
 
 void gl_gpu_unlock(void)
 {
-    if (gpu_lock_fd >= 0)
-        flock(gpu_lock_fd, LOCK_UN);
+    if (gpu_lock_fd < 0)
+        return;
+    flock(gpu_lock_fd, LOCK_UN);
+    if (gpu_turn_fd >= 0)
+        flock(gpu_turn_fd, LOCK_UN); /* held by an exclusive one; a no-op otherwise */
 }
 
 static void run_test(const entry *e, gl_result *r)
@@ -428,7 +443,10 @@ int main(int argc, char **argv)
         } else if (i + 1 < argc && !strcmp(argv[i], "--only")) {
             only = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "--gpu-lock")) {
+            char turn[4200];
             gpu_lock_fd = open(argv[++i], O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+            snprintf(turn, sizeof turn, "%s.w", argv[i]);
+            gpu_turn_fd = open(turn, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
         } else {
             usage();
         }
@@ -493,6 +511,10 @@ int main(int argc, char **argv)
     }
     built = access(path, R_OK) == 0;
     memset(&m, 0, sizeof m);
+    /* everything that touches the GPU holds the lock, at least shared: a context made or
+     * a pool allocated (and cleared by the driver) while another lab's test is timed would
+     * slow it down */
+    gl_gpu_lock(0);
     if (built) {
         probe_gpu();
         probe_ncu();
@@ -502,8 +524,12 @@ int main(int argc, char **argv)
         int r, tries = 0;
         /* a GPU that is there but busy or full (other labs graded at once): wait for it */
         while ((r = gl_judge_init(path, baseline, subject, (size_t)GL_LAB.pool_mib << 20,
-                                  allow_unisolated, why, sizeof why)) == -3 && ++tries < 30)
+                                  allow_unisolated, why, sizeof why)) == -3 && ++tries < 30) {
+            gl_gpu_unlock();
             sleep(2);
+            gl_gpu_lock(0);
+        }
+        gl_gpu_unlock();
         if (r == -2 || r == -3) {
             fprintf(stderr, "grader: %s%s\n", why,
                     r == -3 ? ": the GPU is there but not usable now; the grading broke, not "
@@ -517,6 +543,8 @@ int main(int argc, char **argv)
         } else {
             judge_ok = 1;
         }
+    } else {
+        gl_gpu_unlock();
     }
 
     out = fopen(results, "we");
@@ -648,8 +676,11 @@ int main(int argc, char **argv)
             add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
         }
     }
-    if (judge_ok)
+    if (judge_ok) {
+        gl_gpu_lock(0); /* the subject's context ends */
         gl_judge_finish();
+        gl_gpu_unlock();
+    }
     if (built && m.gpu && gl_judge_protections_known()) {
         printf("  protections: %s\n", gl_judge_protections());
         gl_fact_write(out, "protections", gl_judge_protections());
