@@ -398,7 +398,9 @@ GRADE_ENV = CLASS="$(CLASS)" LAB="$(LAB)" KIND="$(KIND)" SEED="$(SEED)" FRESH="$
 
 grade: lab-arg need-check ## CLASS=dir: grade every student's folder into build/class/gradebook.csv (FRESH=1 starts over)
 	@if [ -z "$(CLASS)" ]; then echo "make grade needs CLASS=dir: one folder per student"; exit 2; fi
-	@$(GRADE_ENV) tools/grade-class
+	@$(GRADE_ENV) tools/grade-class; s=$$?; \
+	  if [ $$s -eq 1 ]; then echo "make grade: everyone graded; some have failed tests or missing labs (tools/grade-class exits 1 for this, 2 for a broken run; make itself can only say 0 or 2)"; fi; \
+	  [ $$s -le 1 ]
 
 gradescope: lab-arg ## build/gradescope/autograder.zip: the autograder of one assignment (LAB=, KIND=, ARCH= of its GPU)
 	@LAB="$(LAB)" KIND="$(KIND)" ALLOW_UNISOLATED="$(ALLOW_UNISOLATED)" CHECK_JOBS="$(CHECK_JOBS)" \
