@@ -218,8 +218,20 @@ static void lock_fd(int fd, int op)
         ;
 }
 
+/* GL_TRACE: how long this lab waited for the GPU, and held it alone or shared */
+static double lock_waited, lock_held[2], lock_since;
+static int lock_mode;
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void gl_gpu_lock(int exclusive)
 {
+    double t0 = wall_now();
     if (gpu_lock_fd < 0)
         return;
     if (gpu_turn_fd >= 0)
@@ -227,12 +239,16 @@ void gl_gpu_lock(int exclusive)
     lock_fd(gpu_lock_fd, exclusive ? LOCK_EX : LOCK_SH);
     if (gpu_turn_fd >= 0 && !exclusive)
         flock(gpu_turn_fd, LOCK_UN);
+    lock_since = wall_now();
+    lock_waited += lock_since - t0;
+    lock_mode = exclusive != 0;
 }
 
 void gl_gpu_unlock(void)
 {
     if (gpu_lock_fd < 0)
         return;
+    lock_held[lock_mode] += wall_now() - lock_since;
     flock(gpu_lock_fd, LOCK_UN);
     if (gpu_turn_fd >= 0)
         flock(gpu_turn_fd, LOCK_UN); /* held by an exclusive one; a no-op otherwise */
@@ -382,7 +398,7 @@ static void print_review(const char *dir, FILE *out)
 static double kind_seconds[GL_NKINDS]; /* time spent on each kind */
 static int planned;                      /* the performance tests' plan ran */
 static int kind_tests[GL_NKINDS];      /* tests of each kind that were reported */
-static double started;
+static double started, started_wall;
 
 static void add_points(const entry *e, const gl_result *r, int *score, int *max, int *skipped,
                        int *total, int *got, int *failed)
@@ -452,6 +468,7 @@ int main(int argc, char **argv)
         }
     }
     started = now();
+    started_wall = wall_now();
     GL_LAB.add_tests();
     {   /* the sanitize kind: one test per launcher of the student's */
         const gl_launcher *l;
@@ -707,6 +724,10 @@ int main(int argc, char **argv)
         if (kind_tests[i])
             printf(" %s %.1f s", kind_names[i], kind_seconds[i]);
     printf(" (the whole lab %.1f s)\n\n", now() - started);
+    if (getenv("GL_TRACE"))
+        fprintf(stderr, "  trace: ran %.3f .. %.3f (epoch s); the GPU: waited %.1f s, held alone "
+                "%.1f s, shared %.1f s\n",
+                started_wall, wall_now(), lock_waited, lock_held[1], lock_held[0]);
     if (gl_kit_error_seen()[0]) {
         printf("  grader: the grading broke, not the student's file: %s\n", gl_kit_error_seen());
         return 2;
