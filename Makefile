@@ -172,6 +172,8 @@ SRC := $(patsubst %/,%,$(SRC))
 GRADE := $(BUILD)/grade/$(subst /,_,$(if $(filter /% ../% ..,$(SRC)),$(abspath $(SRC)),$(SRC)))
 CHECK_LABS := $(foreach l,$(LAB_SEL),$(if $(wildcard $(SRC)/$(l)/$(call slug,$(l)).cu),$(l)))
 
+suite_kernels = $(if $(wildcard tests/$(1).cu),$(BUILD)/tests/$(1)/suite_kernels.o)
+
 # ---- per lab: $(1) = 08-transpose, $(2) = transpose ----
 define LAB_RULES
 # a demo finds the lab's launchers by name (gl_exec): -rdynamic exports them
@@ -199,10 +201,14 @@ $(BUILD)/solutions/$(1)/$(2).o: solutions/$(1)/$(2).cu labs/$(1)/$(2).h $(TOOLCH
 # the grader: the judge (the lab's suite and description), the subject (the description's
 # launcher table; it exports the CUDA calls it records: -rdynamic), and the given baselines
 # built from the kit's own copy
-$(BUILD)/tests/$(1)/runner: $(BUILD)/tests/$(1)/suite.o $(BUILD)/labs/$(1)/lab.o $(GRADER_OBJS) \
-                            $(LIB) $(BUILD)/tests/$(1)/baselines.so $(BUILD)/tests/$(1)/subject
-	$$(call say,LINK,$$@) $(CC) $(BUILD)/tests/$(1)/suite.o $(BUILD)/labs/$(1)/lab.o \
-	    $(GRADER_OBJS) $(LIB) $(CHECK_LIBS) $(CUDA_LIBS) -o $$@
+$(BUILD)/tests/$(1)/runner: $(BUILD)/tests/$(1)/suite.o $(call suite_kernels,$(1)) $(BUILD)/labs/$(1)/lab.o \
+                            $(GRADER_OBJS) $(LIB) $(BUILD)/tests/$(1)/baselines.so $(BUILD)/tests/$(1)/subject
+	$$(call say,LINK,$$@) $(CC) $(BUILD)/tests/$(1)/suite.o $(call suite_kernels,$(1)) \
+	    $(BUILD)/labs/$(1)/lab.o $(GRADER_OBJS) $(LIB) $(CHECK_LIBS) $(CUDA_LIBS) -o $$@
+# a suite's own kernels (tests/NN-slug.cu, where there is one): the judge's checks on the GPU
+$(BUILD)/tests/$(1)/suite_kernels.o: tests/$(1).cu labs/$(1)/$(2).h $(COMMON_HEADERS) $(TOOLCHAIN_STAMP)
+	@mkdir -p $$(@D)
+	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -c $$< -o $$@
 $(BUILD)/tests/$(1)/subject: $(SUBJECT_OBJS) $(BUILD)/labs/$(1)/lab.o $(LIB)
 	$$(call say,LINK,$$@) $(CC) -rdynamic -Wl,-z,now $$^ $(CUDA_LIBS) -o $$@
 $(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/lab.h labs/$(1)/$(2).h $(GRADER_HEADERS) \

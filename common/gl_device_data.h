@@ -41,6 +41,18 @@ typedef struct {
 } gl_digest;
 gl_digest gl_device_digest_ints(const int *v, size_t n, unsigned long long key);
 
+#ifdef __CUDACC__
+/* The digest's hash of one value (a keyed splitmix64), for a suite's kernels that digest
+ * what an output must hold without writing it. */
+static inline __host__ __device__ unsigned long long gl_digest_hash(int v, unsigned long long key)
+{
+    unsigned long long x = ((unsigned long long)(unsigned)v ^ key) + 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+#endif
+
 /* For count elements where[s] (row * n + col) of C = A B (A m x k, B k x n,
  * device pointers, got = the C to check): ref[s], bound[s] and picked[s] as
  * gl_matmul_ref_at computes them on the host (host arrays). */

@@ -288,15 +288,7 @@ extern "C" size_t gl_device_diff_double(const double *ref, const double *got, si
 }
 
 /* An order-independent digest of the multiset of n ints: the sum and the xor
- * of a keyed splitmix64 of each (the same on the host: gl_digest_int). */
-__device__ __host__ static unsigned long long gl_digest_hash(int v, unsigned long long key)
-{
-    unsigned long long x = ((unsigned long long)(unsigned)v ^ key) + 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
+ * of gl_digest_hash of each. */
 __global__ void gl_digest_ints_kernel(const int *v, size_t n, unsigned long long key,
                                       unsigned long long *sum_xor)
 {
