@@ -311,7 +311,8 @@ demo: lab-arg need-solutions $(call SOLUTION_DEMOS,$(LAB_SEL)) ## the reference 
 	@for l in $(LAB_SEL); do echo "== $$l: reference solution =="; \
 	  $(BUILD)/solutions/$$l/demo $(ARGS) || exit 1; echo; done
 
-check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $(GRADE)/$(l)/build.log) $(BUILD)/tools/gl-report ## grade labs/ (SRC=dir: a submission; LAB=, KIND=)
+check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner) $(BUILD)/tools/gl-report \
+       $(BUILD)/tools/gl-review $(TOOLCHAIN_STAMP) ## grade labs/ (SRC=dir: a submission; LAB=, KIND=)
 	@if [ ! -d "$(SRC)" ]; then echo "make check: SRC=$(SRC) is not a folder"; exit 2; fi
 	@if [ -z "$(CHECK_LABS)" ]; then echo "make check: no lab file in $(SRC)/ (expected e.g. \
 	  $(SRC)/$(firstword $(LAB_SEL))/$(call slug,$(firstword $(LAB_SEL))).cu)"; exit 2; fi
@@ -320,15 +321,24 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner $
 	    --baseline $(BUILD)/tests/$$1/baselines.so --subject $(BUILD)/tests/$$1/subject \
 	    --gpu-lock $(GPU_LOCK) $(if $(ALLOW_UNISOLATED),--allow-unisolated) \
 	    --results $(GRADE)/$$1.results --src $(SRC) $(if $(KIND),--kind $(KIND)) \
-	    $(if $(ONLY),--only "$(ONLY)") $(if $(QUIET),--quiet); }; \
+	    $(if $(ONLY),--only "$(ONLY)") $(if $(QUIET),--quiet) "$${@:2}"; }; \
 	broke=0; \
-	if [ $(words $(CHECK_LABS)) -eq 1 ]; then run $(CHECK_LABS) || [ $$? -ne 2 ] || broke=1; \
+	if [ $(words $(CHECK_LABS)) -eq 1 ]; then \
+	  $(MAKE) --no-print-directory $(GRADE)/$(CHECK_LABS)/build.log || exit 2; \
+	  run $(CHECK_LABS) || [ $$? -ne 2 ] || broke=1; \
 	else \
-	  for l in $(CHECK_LABS); do \
-	    while [ $$(jobs -rp | wc -l) -ge $(CHECK_JOBS) ]; do wait -n; done; \
-	    { run $$l > $(GRADE)/$$l.log 2>&1; echo $$? > $(GRADE)/$$l.status; } & \
-	  done; wait; \
-	  for l in $(CHECK_LABS); do cat $(GRADE)/$$l.log; \
+	  : "every file compiles at once, while each lab's judge sets up the GPU and times the"; \
+	  : "kit's baselines (runner --wait); CHECK_JOBS labs are graded at a time"; \
+	  for l in $(CHECK_LABS); do mkdir -p $(GRADE)/$$l; rm -f $(GRADE)/$$l.compiled; \
+	    { $(MAKE) --no-print-directory $(GRADE)/$$l/build.log > $(GRADE)/$$l.compile 2>&1; \
+	      echo $$? > $(GRADE)/$$l.compiled.tmp; mv $(GRADE)/$$l.compiled.tmp $(GRADE)/$$l.compiled; } & \
+	  done; \
+	  ( for l in $(CHECK_LABS); do \
+	      while [ $$(jobs -rp | wc -l) -ge $(CHECK_JOBS) ]; do wait -n; done; \
+	      { run $$l --wait $(GRADE)/$$l.compiled > $(GRADE)/$$l.log 2>&1; \
+	        echo $$? > $(GRADE)/$$l.status; } & \
+	    done; wait ); wait; \
+	  for l in $(CHECK_LABS); do grep -v "jobserver" $(GRADE)/$$l.compile; cat $(GRADE)/$$l.log; \
 	    [ "$$(cat $(GRADE)/$$l.status)" != 2 ] || broke=1; done; \
 	fi; \
 	$(BUILD)/tools/gl-report --out $(GRADE) $(if $(EXPECT),--expect $(EXPECT) --caught "$(ONLY)") \

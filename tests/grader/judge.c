@@ -915,6 +915,21 @@ void gl_judge_finish(void)
     subject_kill();
 }
 
+void gl_judge_release(void)
+{
+    /* the pool and the context end here, while the runner holds the GPU's lock, and not in
+     * the process's exit, which another lab's timed test would feel */
+    if (J.vmm_fd >= 0) {
+        gl_vmm_destroy(J.pool, J.pool_bytes);
+        close(J.vmm_fd);
+        J.vmm_fd = -1;
+    } else if (J.pool && !J.in_process) {
+        cudaFree(J.pool);
+    }
+    J.pool = NULL;
+    cudaDeviceReset();
+}
+
 void gl_judge_start_subject(const char *what)
 {
     if (!S.pid)

@@ -26,6 +26,8 @@ void gl_judge_plan(int on);
  * kit's own code is timed. */
 void gl_judge_finish(void);
 void gl_judge_stop_subject(void);
+/* Frees the pool and ends the judge's CUDA context (the last call of a lab). */
+void gl_judge_release(void);
 /* Starts a subject now (what: for the messages) if none runs. */
 void gl_judge_start_subject(const char *what);
 

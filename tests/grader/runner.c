@@ -364,7 +364,9 @@ static void usage(void)
 {
     fprintf(stderr, "usage: runner --dir DIR --baseline FILE --subject FILE --results FILE\n"
                     "              [--src LABEL] [--kind K,K] [--only ID,ID] [--quiet]\n"
-                    "              [--allow-unisolated] | --list\n");
+                    "              [--allow-unisolated] [--gpu-lock FILE] [--wait FILE] | --list\n"
+                    "  --wait FILE: the file is compiling; its exit status will be written to\n"
+                    "  FILE (the GPU is set up meanwhile)\n");
     exit(2);
 }
 
@@ -425,12 +427,31 @@ static void init_result(const entry *e, gl_result *r)
     r->max = e->points;
 }
 
+/* The plan, first: every performance test once with the kit's baselines only, timed in one
+ * kit subject and kept; then every test of the student's runs in one subject of the
+ * student's (the tests need not kill it to time the kit's kernels). */
+static void plan(const char *only)
+{
+    int i;
+    gl_judge_plan(1);
+    for (i = 0; i < ntests; i++) {
+        gl_result pr;
+        if (tests[i].kind != GL_PERFORMANCE || (only && !gl_in_list(only, tests[i].id)))
+            continue;
+        init_result(&tests[i], &pr);
+        run_test(&tests[i], &pr);
+        kind_seconds[GL_PERFORMANCE] += pr.seconds;
+    }
+    gl_judge_plan(0);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = NULL, *baseline = NULL, *subject = NULL, *results = NULL, *src = "",
                *kinds = NULL, *only = NULL;
     char path[4096], why[1024];
-    int i, list = 0, built, failed = 0, allow_unisolated = 0, judge_ok = 0;
+    int i, list = 0, built, failed = 0, allow_unisolated = 0, judge_ok = 0, planned = 0;
+    const char *wait_file = NULL; /* --wait: the compile runs meanwhile; its status lands there */
     int score[GL_NKINDS] = {0}, max[GL_NKINDS] = {0}, skipped_points = 0, total = 0, got = 0;
     int deferred[MAX_TESTS], ndeferred = 0, sanitize[MAX_TESTS], nsanitize = 0;
     FILE *out;
@@ -457,6 +478,8 @@ int main(int argc, char **argv)
             kinds = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "--only")) {
             only = argv[++i];
+        } else if (i + 1 < argc && !strcmp(argv[i], "--wait")) {
+            wait_file = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "--gpu-lock")) {
             char turn[4200];
             gpu_lock_fd = open(argv[++i], O_RDWR | O_CREAT | O_CLOEXEC, 0666);
@@ -525,7 +548,9 @@ int main(int argc, char **argv)
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)gl_seed());
         setenv("SEED", seed, 1); /* every test draws from the same, printed seed */
     }
-    built = access(path, R_OK) == 0;
+    /* with --wait the file is still compiling: the GPU is set up and the kit's baselines are
+     * timed meanwhile, as if it will build */
+    built = wait_file || access(path, R_OK) == 0;
     memset(&m, 0, sizeof m);
     /* everything that touches the GPU holds the lock, at least shared: a context made or
      * a pool allocated (and cleared by the driver) while another lab's test is timed would
@@ -562,6 +587,34 @@ int main(int argc, char **argv)
     } else {
         gl_gpu_unlock();
     }
+    if (wait_file) {
+        int status = -1;
+        double give_up = now() + 900.0;
+        if (judge_ok && (!kinds || gl_in_list(kinds, gl_kind_name(GL_PERFORMANCE)))) {
+            plan(only);
+            planned = 1;
+        }
+        while (status < 0 && now() < give_up) { /* the compile's exit status, written at once */
+            FILE *f = fopen(wait_file, "re");
+            if (!f || fscanf(f, "%d", &status) != 1)
+                status = -1;
+            if (f)
+                fclose(f);
+            if (status < 0)
+                usleep(20000);
+        }
+        if (status < 0 || status >= 2) {
+            if (judge_ok) {
+                gl_judge_finish();
+                gl_judge_release();
+            }
+            printf("== %s: the grading broke, not the student's file: %s ==\n", GL_LAB.name,
+                   status < 0 ? "its compile did not finish in 15 minutes"
+                              : "the toolchain could not compile it (above)");
+            return 2;
+        }
+        built = access(path, R_OK) == 0;
+    }
 
     out = fopen(results, "we");
     if (!out) {
@@ -592,21 +645,8 @@ int main(int argc, char **argv)
         print_review(dir, out);
     }
 
-    if (built && m.gpu && (!kinds || gl_in_list(kinds, gl_kind_name(GL_PERFORMANCE)))) {
-        /* the plan, first: every performance test once with the kit's baselines only, timed
-         * in one kit subject and kept; then every test of the student's runs in one subject
-         * of the student's (the tests need not kill it to time the kit's kernels) */
-        gl_judge_plan(1);
-        for (i = 0; i < ntests; i++) {
-            gl_result pr;
-            if (tests[i].kind != GL_PERFORMANCE || (only && !gl_in_list(only, tests[i].id)))
-                continue;
-            init_result(&tests[i], &pr);
-            run_test(&tests[i], &pr);
-            kind_seconds[GL_PERFORMANCE] += pr.seconds;
-        }
-        gl_judge_plan(0);
-    }
+    if (built && m.gpu && !planned && (!kinds || gl_in_list(kinds, gl_kind_name(GL_PERFORMANCE))))
+        plan(only);
     for (i = 0; i < ntests; i++) {
         const entry *e = &tests[i];
         gl_result r;
@@ -692,8 +732,9 @@ int main(int argc, char **argv)
         }
     }
     if (judge_ok) {
-        gl_gpu_lock(0); /* the subject's context ends */
+        gl_gpu_lock(0); /* the subject's context ends, then the judge's */
         gl_judge_finish();
+        gl_judge_release();
         gl_gpu_unlock();
     }
     if (built && m.gpu && gl_judge_protections_known()) {

@@ -22,6 +22,10 @@ static struct {
                           unsigned long long);
     CUresult (*import_fd)(CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType);
     CUresult (*current_device)(CUdevice *);
+    CUresult (*unmap)(CUdeviceptr, size_t);
+    CUresult (*address_free)(CUdeviceptr, size_t);
+    CUresult (*release)(CUmemGenericAllocationHandle);
+    CUmemGenericAllocationHandle created; /* gl_vmm_create's, for gl_vmm_destroy */
 } d;
 
 static int load(char *why, size_t len)
@@ -42,6 +46,9 @@ static int load(char *why, size_t len)
     *(void **)&d.export_fd = dlsym(lib, "cuMemExportToShareableHandle");
     *(void **)&d.import_fd = dlsym(lib, "cuMemImportFromShareableHandle");
     *(void **)&d.current_device = dlsym(lib, "cuCtxGetDevice");
+    *(void **)&d.unmap = dlsym(lib, "cuMemUnmap");
+    *(void **)&d.address_free = dlsym(lib, "cuMemAddressFree");
+    *(void **)&d.release = dlsym(lib, "cuMemRelease");
     if (!d.create || !d.granularity || !d.reserve || !d.map || !d.access || !d.export_fd ||
         !d.import_fd || !d.current_device) {
         snprintf(why, len, "the CUDA driver has no virtual memory API");
@@ -101,6 +108,7 @@ int gl_vmm_create(size_t *bytes, void **ptr, int *fd, char *why, size_t len)
         snprintf(why, len, "the driver could not allocate a shareable pool (error %d)", (int)r);
         return -1;
     }
+    d.created = h;
     if ((r = d.export_fd(fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0)) != CUDA_SUCCESS) {
         snprintf(why, len, "the driver could not export the pool (error %d)", (int)r);
         return -1;
@@ -122,4 +130,14 @@ int gl_vmm_import(int fd, size_t bytes, void **ptr, char *why, size_t len)
         return -1;
     }
     return map_here(h, bytes, p.location.id, ptr, why, len);
+}
+
+void gl_vmm_destroy(void *ptr, size_t bytes)
+{
+    CUdeviceptr va = (CUdeviceptr)(uintptr_t)ptr;
+    if (d.loaded <= 0 || !d.unmap || !d.address_free || !d.release)
+        return;
+    d.unmap(va, bytes);
+    d.address_free(va, bytes);
+    d.release(d.created);
 }

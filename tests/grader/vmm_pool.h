@@ -23,6 +23,9 @@ int gl_vmm_create(size_t *bytes, void **ptr, int *fd, char *why, size_t len);
 /* Maps an allocation exported by gl_vmm_create (its fd, its size). */
 int gl_vmm_import(int fd, size_t bytes, void **ptr, char *why, size_t len);
 
+/* Unmaps and frees what gl_vmm_create made (the judge's pool, at its end). */
+void gl_vmm_destroy(void *ptr, size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif
