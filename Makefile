@@ -328,9 +328,10 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner) 
 	  run $(CHECK_LABS) || [ $$? -ne 2 ] || broke=1; \
 	else \
 	  : "every file compiles at once, while each lab's judge sets up the GPU and times the"; \
-	  : "kit's baselines (runner --wait); CHECK_JOBS labs are graded at a time"; \
+	  : "kit's baselines (runner --wait), the compiles niced so that the timed work has the CPU;"; \
+	  : "CHECK_JOBS labs are graded at a time"; \
 	  for l in $(CHECK_LABS); do mkdir -p $(GRADE)/$$l; rm -f $(GRADE)/$$l.compiled; \
-	    { $(MAKE) --no-print-directory $(GRADE)/$$l/build.log > $(GRADE)/$$l.compile 2>&1; \
+	    { nice -n 10 $(MAKE) --no-print-directory $(GRADE)/$$l/build.log > $(GRADE)/$$l.compile 2>&1; \
 	      echo $$? > $(GRADE)/$$l.compiled.tmp; mv $(GRADE)/$$l.compiled.tmp $(GRADE)/$$l.compiled; } & \
 	  done; \
 	  ( for l in $(CHECK_LABS); do \
