@@ -241,6 +241,11 @@ $(BUILD)/wrong/$(1)/%/$(1)/$(2).cu: tests/wrong/$(1)/%.patch solutions/$(1)/$(2)
 	@mkdir -p $$(@D)
 	$(Q)patch -s -r - -o $$@ solutions/$(1)/$(2).cu < $$< || \
 	  { echo "$$< no longer applies to solutions/$(1)/$(2).cu: update it"; rm -f $$@; exit 1; }
+# right solutions in other styles: tests/right/$(1)/NAME.patch applied to the reference
+$(BUILD)/right/$(1)/%/$(1)/$(2).cu: tests/right/$(1)/%.patch solutions/$(1)/$(2).cu
+	@mkdir -p $$(@D)
+	$(Q)patch -s -r - -o $$@ solutions/$(1)/$(2).cu < $$< || \
+	  { echo "$$< no longer applies to solutions/$(1)/$(2).cu: update it"; rm -f $$@; exit 1; }
 endef
 $(foreach l,$(LABS),$(eval $(call LAB_RULES,$(l),$(call slug,$(l)))))
 
@@ -255,10 +260,13 @@ WRONG_SEL := $(filter $(foreach l,$(LAB_SEL),tests/wrong/$(l)/%),$(WRONG)) # LAB
 # tests/wrong/08-transpose/NAME.patch -> build/wrong/08-transpose/NAME/08-transpose/transpose.cu
 wrong_lab = $(notdir $(patsubst %/,%,$(dir $(1))))
 wrong_src = $(BUILD)/wrong/$(call wrong_lab,$(1))/$(basename $(notdir $(1)))/$(call wrong_lab,$(1))/$(call slug,$(call wrong_lab,$(1))).cu
+RIGHT := $(sort $(wildcard tests/right/*/*.patch))
+RIGHT_SEL := $(filter $(foreach l,$(LAB_SEL),tests/right/$(l)/%),$(RIGHT))
+right_src = $(BUILD)/right/$(call wrong_lab,$(1))/$(basename $(notdir $(1)))/$(call wrong_lab,$(1))/$(call slug,$(call wrong_lab,$(1))).cu
 TOOLS := $(BUILD)/tools/gl-report $(BUILD)/tools/gl-info $(BUILD)/tools/gl-review
 
 # ---- targets ----
-.PHONY: release grade gradescope all help info run demo check test test-unit test-solutions test-labs test-wrong \
+.PHONY: release grade gradescope all help info run demo check test test-unit test-solutions test-labs test-wrong test-right \
         deps slides plots figures clean need-check lab-arg
 
 all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe ## build every lab, solution, test and tool into build/
@@ -351,7 +359,8 @@ ifneq ($(SOLUTIONS),)
 	@$(MAKE) --no-print-directory test-solutions
 	@$(MAKE) --no-print-directory test-labs
 	@$(MAKE) --no-print-directory test-wrong
-	@echo "make test: all passed: unit tests, references, starting files; wrong solutions: $$(cat $(BUILD)/wrong/summary 2>/dev/null || echo none); tests that need a GPU, Nsight Compute or compute-sanitizer are SKIP where there is none"
+	@$(MAKE) --no-print-directory test-right
+	@echo "make test: all passed: unit tests, references, starting files, right solutions in other styles ($(words $(RIGHT_SEL))); wrong solutions: $$(cat $(BUILD)/wrong/summary 2>/dev/null || echo none); tests that need a GPU, Nsight Compute or compute-sanitizer are SKIP where there is none"
 else
 	@$(MAKE) --no-print-directory test-labs
 	@echo "make test: all passed: unit tests, starting files (the student release: no references, no wrong solutions); tests that need a GPU, Nsight Compute or compute-sanitizer are SKIP where there is none"
@@ -404,6 +413,27 @@ test-wrong: $(foreach p,$(WRONG_SEL),$(call wrong_src,$(p)))
 	echo "$$caught caught, $$unchecked not checked here (their tests need a GPU)" > $(BUILD)/wrong/summary; \
 	echo "make test-wrong: $$caught caught, $$unchecked not checked here (their tests need a GPU), $$escaped escaped"; \
 	[ $$escaped -eq 0 ]
+
+# Right solutions in other styles: each must pass every test that runs here (the mirror of
+# test-wrong; graded TEST_JOBS at a time).
+test-right: $(foreach p,$(RIGHT_SEL),$(call right_src,$(p)))
+	@mkdir -p $(BUILD)/right; \
+	for p in $(RIGHT_SEL); do \
+	  lab=$$(basename $$(dirname $$p)); name=$$(basename $$p .patch); \
+	  while [ $$(jobs -rp | wc -l) -ge $(TEST_JOBS) ]; do wait -n; done; \
+	  { echo "== right solution $$lab/$$name: $$(sed -n 's/^Right: *//p' $$p) =="; \
+	    $(MAKE) --no-print-directory check SRC=$(BUILD)/right/$$lab/$$name LAB=$$lab \
+	      EXPECT=pass CHECK_JOBS=1; \
+	    echo $$? > $(BUILD)/right/$$lab-$$name.status; } > $(BUILD)/right/$$lab-$$name.log 2>&1 & \
+	done; wait; \
+	failed=0; \
+	for p in $(RIGHT_SEL); do \
+	  lab=$$(basename $$(dirname $$p)); name=$$(basename $$p .patch); \
+	  cat $(BUILD)/right/$$lab-$$name.log; \
+	  [ "$$(cat $(BUILD)/right/$$lab-$$name.status)" = 0 ] || failed=$$((failed + 1)); \
+	done; \
+	echo "make test-right: $(words $(RIGHT_SEL)) right solutions in other styles, $$failed failed a test"; \
+	[ $$failed -eq 0 ]
 
 # ---- a class, and the platforms (tools/grade-class, tools/gradescope, tools/slurm) ----
 # make grade's variables reach the script; the toolchain's only where given on the command line,

@@ -246,10 +246,12 @@ static void check_float_pitch(const char *kernel)
     long bytes = gl_kernel_shared_bytes(
         kernel, "Task 1 loads the tile into shared memory and takes the dot products of its "
                 "rows from there");
-    long words = bytes / 4, pitch = words / BC_TILE;
-    if (words % BC_TILE != 0)
-        gl_check_fail("%s's tile has %ld words, not %d rows of equal length", kernel, words,
-                      BC_TILE);
+    long words = bytes / 4, pitch = gl_tile_pitch(words, BC_TILE, 32);
+    if (pitch == 0)
+        gl_check_fail("%s's tile has %ld words, not %d rows of equal length (nor two buffers of "
+                      "them)",
+                      kernel, words, BC_TILE);
+    pitch = pitch < 0 ? -pitch : pitch;
     if (pitch % 32 == 0)
         gl_check_fail("%s's tile rows are %ld words long, a multiple of 32: tile[r][k] is in "
                       "bank (r * %ld + k) %% 32 = k %% 32, so the lanes reading column k hit one "
@@ -262,10 +264,12 @@ static void check_double_pitch(const char *kernel)
     long bytes = gl_kernel_shared_bytes(
         kernel, "Task 3 loads the tile of doubles into shared memory and takes the dot "
                 "products of its rows from there");
-    long doubles = bytes / 8, pitch = doubles / BC_TILE;
-    if (doubles % BC_TILE != 0)
-        gl_check_fail("%s's tile has %ld doubles, not %d rows of equal length", kernel, doubles,
-                      BC_TILE);
+    long doubles = bytes / 8, pitch = gl_tile_pitch(doubles, BC_TILE, 2);
+    if (pitch == 0)
+        gl_check_fail("%s's tile has %ld doubles, not %d rows of equal length (nor two buffers "
+                      "of them)",
+                      kernel, doubles, BC_TILE);
+    pitch = pitch < 0 ? -pitch : pitch;
     if (pitch % 2 == 0)
         gl_check_fail("%s's tile rows are %ld doubles long, an even number: tile[r][k] starts at "
                       "word 2 (%ld r + k), and the 16 lanes of a half-warp reading a column share "

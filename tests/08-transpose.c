@@ -214,16 +214,17 @@ GL_TEST(padded_barrier)
     FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_barrier(k);
 }
 
-/* The tile has TILE_DIM rows; its row pitch, in 4-byte words, must not be a
- * multiple of 32, or a column of the tile sits in one bank. */
+/* The tile has TILE_DIM rows (or TILE_DIM + 1, or two buffers of them); its row pitch, in
+ * 4-byte words, must not be a multiple of 32, or a column of the tile sits in one bank. */
 static void check_pitch(const char *kernel)
 {
     long bytes = check_shared_tile(kernel, 2);
-    long words = bytes / 4, pitch = words / TILE_DIM;
-    if (words % TILE_DIM != 0)
-        gl_check_fail("%s's tile has %ld words, not TILE_DIM = %d rows of equal length: declare "
-                      "it as tile[TILE_DIM][TILE_DIM + 1]",
+    long words = bytes / 4, pitch = gl_tile_pitch(words, TILE_DIM, 32);
+    if (pitch == 0)
+        gl_check_fail("%s's tile has %ld words, not TILE_DIM = %d rows of equal length (nor two "
+                      "buffers of them): declare it as tile[TILE_DIM][TILE_DIM + 1]",
                       kernel, words, TILE_DIM);
+    pitch = pitch < 0 ? -pitch : pitch;
     if (pitch % 32 == 0)
         gl_check_fail("%s's tile rows are %ld words long, a multiple of 32: element [i][k] is in "
                       "bank (i * %ld + k) %% 32 = k %% 32, so the 32 lanes reading a column hit "

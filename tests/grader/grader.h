@@ -204,6 +204,7 @@ char *gl_kernel_ptx(const char *kernel, struct gl_ptx_entry_s *e);
  * (declared, but the kernel does not use it). */
 long gl_kernel_shared_bytes(const char *kernel, const char *lesson);
 
+
 /* malloc that fails the test when host memory runs out (0 bytes is fine). */
 void *gl_malloc(size_t bytes);
 

@@ -435,3 +435,23 @@ int gl_ncu_sum_ids(const char *csv, const char *metric, long first, long end, do
     free(copy);
     return kernels;
 }
+
+long gl_tile_pitch(long elems, int rows, int modulus)
+{
+    long b, r, fallback = 0;
+    /* buffers x rows x pitch: one or more buffers (double buffering), rows or rows + 1 of
+     * them ([33][33] as well as [32][33]), a pitch from rows to twice as many */
+    for (b = 1; b * rows * rows <= elems; b++)
+        for (r = rows; r <= rows + 1; r++) {
+            long p;
+            if (elems % (b * r) != 0)
+                continue;
+            p = elems / (b * r);
+            if (p < rows || p > 2L * rows)
+                continue;
+            if (p % modulus != 0)
+                return p;
+            fallback = -p;
+        }
+    return fallback;
+}

@@ -208,6 +208,22 @@ START_TEST(ncu_csv_sums_over_kernels)
 }
 END_TEST
 
+/* a tile's row pitch, whatever the declaration's shape: [32][33], [33][33], [2][32][33]
+ * pass; [32][32], [2][32][32], [32][64] do not; doubles want an odd pitch */
+START_TEST(tile_pitch_of_any_shape)
+{
+    ck_assert_int_eq(gl_tile_pitch(32 * 33, 32, 32), 33);
+    ck_assert_int_eq(gl_tile_pitch(33 * 33, 32, 32), 33);
+    ck_assert_int_eq(gl_tile_pitch(2 * 32 * 33, 32, 32), 33);
+    ck_assert_int_lt(gl_tile_pitch(32 * 32, 32, 32), 0);
+    ck_assert_int_lt(gl_tile_pitch(2 * 32 * 32, 32, 32), 0);
+    ck_assert_int_lt(gl_tile_pitch(32 * 64, 32, 32), 0);
+    ck_assert_int_eq(gl_tile_pitch(32 * 31, 32, 32), 0);
+    ck_assert_int_eq(gl_tile_pitch(32 * 33, 32, 2), 33);
+    ck_assert_int_lt(gl_tile_pitch(32 * 34, 32, 2), 0);
+}
+END_TEST
+
 START_TEST(results_round_trip)
 {
     gl_result r, back;
@@ -252,6 +268,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, tid_x_scaled_by_a_row_length);
     tcase_add_test(tc, ptxas_reports_old_and_new);
     tcase_add_test(tc, ncu_csv_sums_over_kernels);
+    tcase_add_test(tc, tile_pitch_of_any_shape);
     tcase_add_test(tc, results_round_trip);
     suite_add_tcase(s, tc);
     return s;
