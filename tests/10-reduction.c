@@ -473,22 +473,32 @@ GL_TEST(grid_stride_shuffle_atomic)
     }
 }
 
+/* A ticket: atomicInc (it wraps the counter back to 0 at the last ticket), or an integer
+ * atomicAdd (then the last block resets the counter: the repeated-call tests see if not). */
+static int tickets(const gl_ptx_entry *e)
+{
+    return gl_ptx_count_with(e, "atom", ".inc") + gl_ptx_count_with(e, "atom", ".add.u32") +
+           gl_ptx_count_with(e, "atom", ".add.s32") + gl_ptx_count_with(e, "atom", ".add.u64");
+}
+
 static void check_ticket(const char *kernel)
 {
     gl_ptx_entry e;
     char *ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_count_with(&e, "atom", ".inc") == 0)
-        gl_check_fail("%s has no atomicInc (atom.inc) in its PTX: each block draws a ticket "
-                      "with atomicInc(&blocks_done, gridDim.x - 1), which also wraps the counter "
-                      "back to 0 at the last ticket",
+    if (tickets(&e) == 0)
+        gl_check_fail("%s draws no ticket (no atom.inc, no integer atom.add in its PTX): each "
+                      "block draws one with atomicInc(&blocks_done, gridDim.x - 1), which also "
+                      "wraps the counter back to 0 at the last ticket",
                       kernel);
-    if (gl_ptx_count_with(&e, "atom", ".add") + gl_ptx_count_with(&e, "red", ".add") > 0)
-        gl_check_fail("%s adds with atomicAdd: task 5 combines the blocks by the last block "
-                      "alone, in a fixed order, so that the float sum is the same bits every "
-                      "run",
+    if (gl_ptx_count_with(&e, "atom", ".add.f") + gl_ptx_count_with(&e, "red", ".add.f") > 0)
+        gl_check_fail("%s adds floats with atomicAdd: task 5 combines the blocks by the last "
+                      "block alone, in a fixed order, so that the float sum is the same bits "
+                      "every run",
                       kernel);
     if (shuffles_down(&e) == 0)
-        gl_check_fail("%s has no shuffle (shfl.sync.down): it uses task 4's block_sum", kernel);
+        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync): it uses task "
+                      "4's block_sum",
+                      kernel);
     free(ptx);
 }
 
@@ -524,8 +534,10 @@ static int pattern_ops(const gl_ptx_entry *e, int *ops)
         else if ((!strncmp(op, "membar.", 7) || !strncmp(op, "fence.", 6)) &&
                  !strstr(op, ".proxy."))
             ops[n++] = strstr(op, ".cta.") ? OP_BLOCK_FENCE : OP_FENCE;
-        else if (!strncmp(op, "atom.", 5) && strstr(op, ".inc."))
-            ops[n++] = OP_TICKET;
+        else if (!strncmp(op, "atom.", 5) &&
+                 (strstr(op, ".inc.") || strstr(op, ".add.u32.") || strstr(op, ".add.s32.") ||
+                  strstr(op, ".add.u64.")))
+            ops[n++] = OP_TICKET; /* atomicInc, or an integer atomicAdd */
     }
     return n;
 }
@@ -544,8 +556,9 @@ static void check_fence(const char *kernel)
         if (ops[ticket] == OP_STORE)
             store = ticket;
     if (ticket == n)
-        gl_check_fail("%s draws no ticket with atomicInc (no atom.inc in its PTX), so there is "
-                      "no order of the partial, the fence and the ticket to check",
+        gl_check_fail("%s draws no ticket with atomicInc or an integer atomicAdd (no atom.inc or "
+                      "atom.add.u32 in its PTX), so there is no order of the partial, the fence "
+                      "and the ticket to check",
                       kernel);
     if (store < 0)
         gl_check_fail("%s stores nothing to global memory before its atomicInc: each block "
@@ -868,7 +881,7 @@ static void add_tests(void)
     GL_ADD(grid_stride_async, GL_CORRECTNESS, 2, 30, "grid-stride, launcher returns at once");
     GL_ADD(last_block_async, GL_CORRECTNESS, 2, 30, "last block, launcher returns at once");
     GL_ADD(sequential_tree, GL_TECHNIQUE, 3, 10, "sequential: no tid % (2 s), a barrier per step");
-    GL_ADD(shuffle_last_warp, GL_TECHNIQUE, 3, 10, "shuffle: shfl.sync.down in the last warp");
+    GL_ADD(shuffle_last_warp, GL_TECHNIQUE, 3, 10, "shuffle: warp shuffles in the last warp");
     GL_ADD(grid_stride_shuffle_atomic, GL_TECHNIQUE, 3, 10,
            "grid-stride: shuffles and one atomic add per block");
     GL_ADD(last_block_ticket, GL_TECHNIQUE, 2, 10, "last block: atomicInc, no atomicAdd");
