@@ -286,6 +286,13 @@ int gl_ptx_scales_tid_x(const gl_ptx_entry *e, char *why, size_t len)
                     return 1;
                 }
             }
+            /* a warp's index (tid / 32 and more, a shift by 5 and more): the same in all 32
+             * lanes, so a row picked by it is a warp-centric mapping, not a lane's stride */
+            if (nops >= 3 && in_set(&taint, op[1]) && isdigit((unsigned char)op[2][0]) &&
+                ((!strncmp(opcode, "shr.", 4) && strtol(op[2], NULL, 0) >= 5) ||
+                 (!strncmp(opcode, "div.", 4) && strtol(op[2], NULL, 0) >= 32 &&
+                  strtol(op[2], NULL, 0) % 32 == 0)))
+                continue;
             changed |= add_to_set(&taint, op[0]);
         }
     }

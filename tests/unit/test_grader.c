@@ -153,6 +153,29 @@ START_TEST(tid_x_scaled_by_a_row_length)
 }
 END_TEST
 
+/* a warp per row: row = global thread index / 32 (a shift by 5), col = lane + 32 k: the
+ * lanes of a warp read consecutive floats, so the row's stride is right */
+START_TEST(warp_centric_rows_are_not_a_stride)
+{
+    static const char warp[] =
+        ".visible .entry add_warp(\n)\n{\n"
+        "\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ntid.x;\n\tmov.u32 %r3, %tid.x;\n"
+        "\tmad.lo.s32 %r4, %r1, %r2, %r3;\n\tshr.u32 %r5, %r4, 5;\n"
+        "\tand.b32 %r6, %r3, 31;\n"
+        "\tmad.lo.s32 %r9, %r5, %r10, %r6;\n\tmul.wide.s32 %rd1, %r9, 4;\n}\n";
+    static const char lane[] = /* a shift by 2: four lanes to a row, still a stride */
+        ".visible .entry add_quad(\n)\n{\n"
+        "\tmov.u32 %r3, %tid.x;\n\tshr.u32 %r5, %r3, 2;\n"
+        "\tmad.lo.s32 %r9, %r5, %r10, %r6;\n}\n";
+    gl_ptx_entry e;
+    char why[128] = "";
+    ck_assert_int_eq(gl_ptx_entry_find(warp, "add_warp", &e), 0);
+    ck_assert_int_eq(gl_ptx_scales_tid_x(&e, why, sizeof why), 0);
+    ck_assert_int_eq(gl_ptx_entry_find(lane, "add_quad", &e), 0);
+    ck_assert_int_eq(gl_ptx_scales_tid_x(&e, why, sizeof why), 1);
+}
+END_TEST
+
 START_TEST(ptxas_reports_old_and_new)
 {
     static const char r13[] =
@@ -266,6 +289,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, typed_shared_array_size);
     tcase_add_test(tc, shared_scalar_is_not_dynamic);
     tcase_add_test(tc, tid_x_scaled_by_a_row_length);
+    tcase_add_test(tc, warp_centric_rows_are_not_a_stride);
     tcase_add_test(tc, ptxas_reports_old_and_new);
     tcase_add_test(tc, ncu_csv_sums_over_kernels);
     tcase_add_test(tc, tile_pitch_of_any_shape);
