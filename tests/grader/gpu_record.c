@@ -72,7 +72,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             unsigned long long threads = (unsigned long long)k->gridX * k->gridY * k->gridZ *
                                          k->blockX * k->blockY * k->blockZ;
             if (sink)
-                sink(sink_ctx, GL_GPU_KERNEL, k->name ? k->name : "?", threads, 0);
+                sink(sink_ctx, GL_GPU_KERNEL, k->name ? k->name : "?", threads,
+                     (unsigned long long)k->dynamicSharedMemory);
         } else if (r->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
             if (sink)
                 sink(sink_ctx, GL_GPU_COPY, "a copy", 0, ((const copy_prefix *)r)->bytes);

@@ -177,6 +177,9 @@ double gl_last_launcher_ms(void);
  * carried a tenth of its threads or more. */
 int gl_launched_kernels(const char *launcher, char (*names)[224], int max);
 void gl_forget_kernels(const char *launcher);
+/* The largest dynamic shared memory (extern __shared__) a launch of kernel (its device name)
+ * asked for in the calls so far; -1 if it was not launched. */
+long gl_launched_dynamic_smem(const char *kernel);
 
 /* The kernels a technique test judges: with a GPU, those the launcher
  * actually launched when GL_LAB.probe ran it once on the lab's plain problem
@@ -198,9 +201,10 @@ struct gl_ptx_entry_s;
 char *gl_kernel_ptx(const char *kernel, struct gl_ptx_entry_s *e);
 
 /* The size in bytes of kernel's largest __shared__ array in the student's
- * PTX. Fails the test when it has none (the message ends with `lesson`),
- * only extern (dynamic) shared memory, whose shape cannot be read, or when
- * the ptxas report shows less shared memory reserved than the array needs
+ * PTX; an extern (dynamic) one counts with the largest size a launch gave it
+ * (the probes' record). Fails the test when it has none (the message ends
+ * with `lesson`), only extern shared memory that no launch sized, or when the
+ * ptxas report shows less shared memory reserved than a static array needs
  * (declared, but the kernel does not use it). */
 long gl_kernel_shared_bytes(const char *kernel, const char *lesson);
 

@@ -166,18 +166,25 @@ long gl_kernel_shared_bytes(const char *kernel, const char *lesson)
     gl_ptx_entry e;
     gl_ptx_shared sh[8];
     char *ptx = gl_kernel_ptx(kernel, &e);
-    long biggest = 0;
-    int i, n = gl_ptx_shared_arrays(ptx, &e, sh, 8);
-    for (i = 0; i < n; i++)
-        if (sh[i].bytes > biggest || sh[i].bytes < 0)
-            biggest = sh[i].bytes < 0 ? -1 : biggest > sh[i].bytes ? biggest : sh[i].bytes;
+    long biggest = 0, dynamic = -1;
+    int i, n = gl_ptx_shared_arrays(ptx, &e, sh, 8), has_extern = 0;
+    for (i = 0; i < n; i++) {
+        if (sh[i].bytes < 0)
+            has_extern = 1;
+        else if (sh[i].bytes > biggest)
+            biggest = sh[i].bytes;
+    }
     free(ptx);
     if (n == 0)
         gl_fail("%s has no __shared__ array. %s", kernel, lesson);
-    if (biggest < 0)
-        gl_fail("%s's tile is extern (dynamic) shared memory: declare it with its size, "
-                "__shared__ float tile[ROWS][COLUMNS], so that its shape can be checked",
-                kernel);
+    if (has_extern) {
+        /* extern __shared__: its size is the launch's (the kernels a probe ran, recorded) */
+        dynamic = gl_launched_dynamic_smem(kernel);
+        if (dynamic <= 0 && biggest == 0)
+            gl_fail("%s's tile is extern (dynamic) shared memory, and no launch of it gave it "
+                    "a size (the third <<<>>> argument): its shape cannot be checked",
+                    kernel);
+    }
     {
         char *report = gl_read_file(gl_artifact("log"));
         gl_ptxas_usage u;
@@ -187,7 +194,7 @@ long gl_kernel_shared_bytes(const char *kernel, const char *lesson)
                     kernel, biggest, u.smem_bytes, lesson);
         free(report);
     }
-    return biggest;
+    return dynamic > biggest ? dynamic : biggest;
 }
 
 void *gl_malloc(size_t bytes)

@@ -417,18 +417,22 @@ typedef struct {
     char launcher[64];
     char kernel[224];
     unsigned long long threads;
+    unsigned long long dynamic_smem; /* the largest of a launch */
 } seen_kernel;
 
 #define MAX_SEEN 256
 static seen_kernel seen[MAX_SEEN];
 static int nseen;
 
-static void remember(const char *launcher, const char *kernel, unsigned long long threads)
+static void remember(const char *launcher, const char *kernel, unsigned long long threads,
+                     unsigned long long dynamic_smem)
 {
     int i;
     for (i = 0; i < nseen; i++)
         if (!strcmp(seen[i].launcher, launcher) && !strcmp(seen[i].kernel, kernel)) {
             seen[i].threads += threads;
+            if (dynamic_smem > seen[i].dynamic_smem)
+                seen[i].dynamic_smem = dynamic_smem;
             return;
         }
     if (nseen == MAX_SEEN)
@@ -436,6 +440,7 @@ static void remember(const char *launcher, const char *kernel, unsigned long lon
     snprintf(seen[nseen].launcher, sizeof seen[nseen].launcher, "%s", launcher);
     snprintf(seen[nseen].kernel, sizeof seen[nseen].kernel, "%s", kernel);
     seen[nseen].threads = threads;
+    seen[nseen].dynamic_smem = dynamic_smem;
     nseen++;
 }
 
@@ -510,7 +515,7 @@ static void check_record(const gl_launcher *l, const gl_reply *r)
                         "it)",
                         l->name, e->name);
             if (!J.cupti_on) /* else CUPTI's record says what ran */
-                remember(l->name, e->name, e->threads);
+                remember(l->name, e->name, e->threads, e->bytes);
             J.kernels += e->count;
             continue;
         }
@@ -525,7 +530,7 @@ static void check_record(const gl_launcher *l, const gl_reply *r)
                 gl_fail("%s is host code: it must compute its answer on the CPU and launch "
                         "nothing, but %s ran on the GPU",
                         l->name, e->name);
-            remember(l->name, e->name, e->threads);
+            remember(l->name, e->name, e->threads, e->bytes);
             continue;
         }
         if (e->type == GL_EV_GPU_COPY && (l->flags & GL_MAY_COPY_SYMBOL))
@@ -1089,6 +1094,18 @@ void gl_judge_plan(int on)
 }
 
 /* ---- which kernels ran ---- */
+
+long gl_launched_dynamic_smem(const char *kernel)
+{
+    unsigned long long most = 0;
+    int i, found = 0;
+    for (i = 0; i < nseen; i++)
+        if (!strcmp(seen[i].kernel, kernel)) {
+            found = 1;
+            most = seen[i].dynamic_smem > most ? seen[i].dynamic_smem : most;
+        }
+    return found ? (long)most : -1;
+}
 
 void gl_forget_kernels(const char *launcher)
 {

@@ -90,7 +90,8 @@ typedef struct {
     int32_t other_stream; /* launched or copied on a stream other than the default one */
     uint64_t count;       /* how many times */
     uint64_t threads;     /* kernels: blocks x threads, summed */
-    uint64_t bytes;       /* copies and memsets: bytes, summed */
+    uint64_t bytes;       /* copies and memsets: bytes, summed; kernels: the largest dynamic
+                             shared memory of a launch (extern __shared__), bytes */
 } gl_event;
 
 typedef struct {

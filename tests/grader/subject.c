@@ -100,10 +100,14 @@ static void record(uint32_t type, const char *name, int in_sub, int other, uint6
     }
     e->count++;
     e->threads += threads;
-    e->bytes += bytes;
+    if (type == GL_EV_KERNEL || type == GL_EV_GPU_KERNEL)
+        e->bytes = bytes > e->bytes ? bytes : e->bytes; /* the largest dynamic shared memory */
+    else
+        e->bytes += bytes;
 }
 
-static void record_kernel(const void *func, dim3 grid, dim3 block, cudaStream_t stream)
+static void record_kernel(const void *func, dim3 grid, dim3 block, size_t shmem,
+                          cudaStream_t stream)
 {
     const char *name = NULL;
     Dl_info info;
@@ -124,7 +128,7 @@ static void record_kernel(const void *func, dim3 grid, dim3 block, cudaStream_t 
     in_kit = saved;
     snprintf(buf, sizeof buf, "%s", name ? name : "(a kernel without a name)");
     record(GL_EV_KERNEL, buf, from_submission(func), other_stream(stream),
-           (uint64_t)grid.x * grid.y * grid.z * block.x * block.y * block.z, 0);
+           (uint64_t)grid.x * grid.y * grid.z * block.x * block.y * block.z, (uint64_t)shmem);
 }
 
 /* CUDA 13's launch stubs look a kernel up once (__cudaGetKernel: its host
@@ -198,7 +202,7 @@ cudaError_t __cudaLaunchKernel(void *kernel, dim3 grid, dim3 block, void **args,
                                cudaStream_t stream)
 {
     REAL(cudaError_t, "__cudaLaunchKernel", (void *, dim3, dim3, void **, size_t, cudaStream_t));
-    record_kernel(func_of(kernel), grid, block, stream);
+    record_kernel(func_of(kernel), grid, block, shmem, stream);
     return real_fn(kernel, grid, block, args, shmem, stream);
 }
 
@@ -209,7 +213,7 @@ cudaError_t __cudaLaunchKernel_ptsz(void *kernel, dim3 grid, dim3 block, void **
 {
     REAL(cudaError_t, "__cudaLaunchKernel_ptsz",
          (void *, dim3, dim3, void **, size_t, cudaStream_t));
-    record_kernel(func_of(kernel), grid, block, (cudaStream_t)1);
+    record_kernel(func_of(kernel), grid, block, shmem, (cudaStream_t)1);
     return real_fn(kernel, grid, block, args, shmem, stream);
 }
 
@@ -218,7 +222,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
 {
     REAL(cudaError_t, "cudaLaunchKernel",
          (const void *, dim3, dim3, void **, size_t, cudaStream_t));
-    record_kernel(func, grid, block, stream);
+    record_kernel(func, grid, block, shmem, stream);
     return real_fn(func, grid, block, args, shmem, stream);
 }
 
@@ -229,7 +233,7 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block, void 
 {
     REAL(cudaError_t, "cudaLaunchKernel_ptsz",
          (const void *, dim3, dim3, void **, size_t, cudaStream_t));
-    record_kernel(func, grid, block, (cudaStream_t)1);
+    record_kernel(func, grid, block, shmem, (cudaStream_t)1);
     return real_fn(func, grid, block, args, shmem, stream);
 }
 
@@ -238,7 +242,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
 {
     REAL(cudaError_t, "cudaLaunchCooperativeKernel",
          (const void *, dim3, dim3, void **, size_t, cudaStream_t));
-    record_kernel(func, grid, block, stream);
+    record_kernel(func, grid, block, shmem, stream);
     return real_fn(func, grid, block, args, shmem, stream);
 }
 
@@ -246,7 +250,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
 {
     REAL(cudaError_t, "cudaLaunchKernelExC", (const cudaLaunchConfig_t *, const void *, void **));
     if (config)
-        record_kernel(func, config->gridDim, config->blockDim, config->stream);
+        record_kernel(func, config->gridDim, config->blockDim, config->dynamicSmemBytes,
+                      config->stream);
     return real_fn(config, func, args);
 }
 
@@ -258,7 +263,8 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const voi
     REAL(cudaError_t, "cudaLaunchKernelExC_ptsz",
          (const cudaLaunchConfig_t *, const void *, void **));
     if (config)
-        record_kernel(func, config->gridDim, config->blockDim, (cudaStream_t)1);
+        record_kernel(func, config->gridDim, config->blockDim, config->dynamicSmemBytes,
+                      (cudaStream_t)1);
     return real_fn(config, func, args);
 }
 
