@@ -247,6 +247,33 @@ START_TEST(tile_pitch_of_any_shape)
 }
 END_TEST
 
+/* a template's instantiations: the exact device name (what a probe records) finds its own,
+ * not the first of the source name */
+START_TEST(template_instantiation_by_exact_name)
+{
+    static const char p[] =
+        ".visible .entry _Z4loadILi1EEvPfPKf(\n)\n{\n\tld.global.f32 %f1, [%rd1];\n}\n"
+        ".visible .entry _Z4loadILi4EEvPfPKf(\n)\n{\n\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, "
+        "[%rd1];\n}\n";
+    static const char report[] =
+        "ptxas info    : Compiling entry function '_Z4loadILi1EEvPfPKf' for 'sm_90'\n"
+        "ptxas info    : Used 8 registers, 368 bytes cmem[0]\n"
+        "ptxas info    : Compiling entry function '_Z4loadILi4EEvPfPKf' for 'sm_90'\n"
+        "    64 bytes stack frame, 12 bytes spill stores, 12 bytes spill loads\n"
+        "ptxas info    : Used 255 registers, 368 bytes cmem[0]\n";
+    gl_ptx_entry e;
+    gl_ptxas_usage u;
+    ck_assert_int_eq(gl_ptx_entry_find(p, "_Z4loadILi4EEvPfPKf", &e), 0);
+    ck_assert_int_eq(gl_ptx_count_with(&e, "ld", ".v4"), 1);
+    ck_assert_int_eq(gl_ptx_entry_find(p, "_Z4loadILi1EEvPfPKf", &e), 0);
+    ck_assert_int_eq(gl_ptx_count_with(&e, "ld", ".v4"), 0);
+    ck_assert_int_eq(gl_ptxas_usage_of(report, "_Z4loadILi4EEvPfPKf", &u), 0);
+    ck_assert_int_eq(u.registers, 255);
+    ck_assert_int_eq(gl_ptxas_usage_of(report, "_Z4loadILi1EEvPfPKf", &u), 0);
+    ck_assert_int_eq(u.registers, 8);
+}
+END_TEST
+
 START_TEST(results_round_trip)
 {
     gl_result r, back;
@@ -293,6 +320,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, ptxas_reports_old_and_new);
     tcase_add_test(tc, ncu_csv_sums_over_kernels);
     tcase_add_test(tc, tile_pitch_of_any_shape);
+    tcase_add_test(tc, template_instantiation_by_exact_name);
     tcase_add_test(tc, results_round_trip);
     suite_add_tcase(s, tc);
     return s;
