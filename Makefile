@@ -266,7 +266,7 @@ right_src = $(BUILD)/right/$(call wrong_lab,$(1))/$(basename $(notdir $(1)))/$(c
 TOOLS := $(BUILD)/tools/gl-report $(BUILD)/tools/gl-info $(BUILD)/tools/gl-review
 
 # ---- targets ----
-.PHONY: release grade gradescope all help info run demo check test test-unit test-solutions test-labs test-wrong test-right \
+.PHONY: release grade gradescope calibrate all help info run demo check test test-unit test-solutions test-labs test-wrong test-right \
         deps slides plots figures clean need-check lab-arg
 
 all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe ## build every lab, solution, test and tool into build/
@@ -353,6 +353,18 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner) 
 	$(BUILD)/tools/gl-report --out $(GRADE) $(if $(EXPECT),--expect $(EXPECT) --caught "$(ONLY)") \
 	  $(foreach l,$(CHECK_LABS),$(GRADE)/$(l).results) && [ $$broke -eq 0 ]
 
+# The references' performance and profile verdicts on this GPU: what each measured, its
+# threshold and the margin between them (flagged under 1.5x). An instructor with another GPU
+# runs it once before the course; README.md and the handouts carry the H100's and H200's.
+calibrate: lab-arg need-solutions ## the references' timed and profiled verdicts on this GPU: effect, threshold, margin
+	@rm -f $(foreach l,$(LAB_SEL),$(BUILD)/grade/solutions/$(l).results)
+	@$(MAKE) --no-print-directory check SRC=solutions KIND=performance,profile \
+	  $(if $(LAB),LAB="$(LAB)") QUIET=1 > $(BUILD)/calibrate.log 2>&1 || true
+	@files=; for l in $(LAB_SEL); do f=$(BUILD)/grade/solutions/$$l.results; \
+	  [ ! -f $$f ] || files="$$files $$f"; done; \
+	$(BUILD)/tools/gl-report --calibrate $$files \
+	  || { s=$$?; echo "  (the grading's output: $(BUILD)/calibrate.log)"; exit $$s; }
+
 test: lab-arg all ## the kit's own tests: unit tests, solutions pass, starting files and wrong solutions fail (LAB=: labs)
 	@$(MAKE) --no-print-directory test-unit
 ifneq ($(SOLUTIONS),)
@@ -366,7 +378,8 @@ else
 	@echo "make test: all passed: unit tests, starting files (the student release: no references, no wrong solutions); tests that need a GPU, Nsight Compute or compute-sanitizer are SKIP where there is none"
 endif
 
-test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe
+test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe \
+           $(BUILD)/tools/gl-report
 	@echo "== unit tests of common/ and the grader =="
 	@$(BUILD)/tests/unit/unit
 	@echo "== the subject's containment =="
@@ -374,6 +387,8 @@ test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/t
 	@echo "== the isolated compile of a submission, and the list to review =="
 	@tests/unit/compile_submission_test.sh "$(NVCC)" $(STUDENT_NVFLAGS)
 	@tests/unit/review_test.sh
+	@echo "== make calibrate's table (gl-report --calibrate) =="
+	@tests/unit/calibrate_test.sh $(BUILD)/tools/gl-report
 	@echo "== grading a class (tools/grade-class) =="
 	@tests/unit/grade_class_test.sh
 	@echo "== CUDA IPC into a contained process =="

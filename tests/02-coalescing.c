@@ -554,6 +554,7 @@ GL_TEST(stride1_vs_copy)
     int n = (1 << 26) / quarter();
     double copy = gbps("copy_float", 'c', n, 1, 8, 8.0 * n),
            mine = gbps("strided_copy", 'c', n, 1, 8, 8.0 * n);
+    gl_test_margin(gl_percent(mine, copy), MIN_STRIDE1_PCT_OF_COPY, 1);
     if (gl_percent(mine, copy) < MIN_STRIDE1_PCT_OF_COPY)
         gl_check_fail("at n = %d, strided_copy at stride 1 moves %.0f GB/s, %.0f%% of the kit's "
                       "copy_float (%.0f GB/s); it should reach %.0f%%. At stride 1 the strided "
@@ -570,6 +571,7 @@ GL_TEST(soa_vs_aos)
     /* useful bytes: vx, mass and charge read, vx written */
     double aos = gbps("kick_aos", 'a', n, 0, 6, 16.0 * n),
            soa = gbps("kick_soa", 's', n, 0, 12, 16.0 * n);
+    gl_test_margin(soa / aos, MIN_SOA_OVER_AOS, 1);
     if (soa < MIN_SOA_OVER_AOS * aos)
         gl_check_fail("at n = %d, kick_soa moves %.0f useful GB/s, %.2fx the given kick_aos "
                       "(%.0f GB/s), where reading 3 arrays of floats should be at least %.1fx "
@@ -584,6 +586,7 @@ GL_TEST(add_vs_naive)
     int rows = 8192 / (quarter() == 1 ? 1 : 2), cols = rows;
     double bytes = 12.0 * rows * cols, naive = gbps("matrix_add_naive", 'm', rows, cols, 5, bytes),
            mine = gbps("matrix_add", 'm', rows, cols, 5, bytes);
+    gl_test_margin(mine / naive, MIN_ADD_OVER_NAIVE, 1);
     if (mine < MIN_ADD_OVER_NAIVE * naive)
         gl_check_fail("on %d x %d, matrix_add moves %.0f GB/s, %.2fx the given matrix_add_naive "
                       "(%.0f GB/s), where letting threadIdx.x walk along the rows should make it "
@@ -612,6 +615,7 @@ GL_TEST(stride1_sectors)
 {
     const char *args[] = {"strided_copy", "1048576", "1", NULL};
     double s = sectors_per_request(args);
+    gl_test_margin(s, MAX_COALESCED_SECTORS, 0);
     if (s > MAX_COALESCED_SECTORS)
         gl_check_fail("strided_copy at stride 1 reads %.2f sectors of 32 bytes per load request: "
                       "a warp reading 32 consecutive floats needs 4. Does thread i read element "
@@ -623,6 +627,7 @@ GL_TEST(stride32_sectors)
 {
     const char *args[] = {"strided_copy", "1048576", "32", NULL};
     double s = sectors_per_request(args);
+    gl_test_margin(s, MIN_STRIDED_SECTORS, 1);
     if (s < MIN_STRIDED_SECTORS)
         gl_check_fail("strided_copy at stride 32 reads only %.2f sectors per load request: with "
                       "floats 128 bytes apart, every thread of a warp needs a sector of its own "
@@ -634,6 +639,7 @@ GL_TEST(soa_sectors)
 {
     const char *args[] = {"kick_soa", "1048576", NULL};
     double s = sectors_per_request(args);
+    gl_test_margin(s, MAX_COALESCED_SECTORS, 0);
     if (s > MAX_COALESCED_SECTORS)
         gl_check_fail("kick_soa reads %.2f sectors per load request, where 32 consecutive floats "
                       "of one array need 4: is every field read from its own array?",
@@ -644,6 +650,7 @@ GL_TEST(add_sectors)
 {
     const char *args[] = {"matrix_add", "2048", "2048", NULL};
     double s = sectors_per_request(args);
+    gl_test_margin(s, MAX_COALESCED_SECTORS, 0);
     if (s > MAX_COALESCED_SECTORS)
         gl_check_fail("matrix_add reads %.2f sectors per load request, where a warp reading 32 "
                       "consecutive floats of a row needs 4: does threadIdx.x walk along the row?",

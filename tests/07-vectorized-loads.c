@@ -383,6 +383,7 @@ static void expect_faster(const char *fast, const char *slow, double min_ratio, 
 {
     int n, copy = vl_is_copy(fast);
     double s = gbps(slow, copy, &n), f = gbps(fast, copy, &n);
+    gl_test_margin(f / s, min_ratio, 1);
     if (f < min_ratio * s)
         gl_check_fail("at n = %d, %s moves %.0f GB/s, %.2fx the given %s (%.0f GB/s); it should "
                       "be at least %.2fx. %s",
@@ -414,6 +415,7 @@ GL_TEST(int4_vs_memcpy)
 {
     int n;
     double memcpy_gbps = gbps(NULL, 1, &n), f = gbps("copy_int4", 1, &n);
+    gl_test_margin(gl_percent(f, memcpy_gbps), MIN_INT4_PCT_OF_MEMCPY, 1);
     if (gl_percent(f, memcpy_gbps) < MIN_INT4_PCT_OF_MEMCPY)
         gl_check_fail("at n = %d, copy_int4 moves %.0f GB/s, %.0f%% of cudaMemcpy device to "
                       "device on the same buffers (%.0f GB/s); it should reach %.0f%%",
@@ -433,6 +435,7 @@ GL_TEST(int4_load_instructions)
     double v[2], per128;
     gl_profile(metrics, 2, v, args);
     per128 = v[0] / (n / 128.0);
+    gl_test_margin(per128, MAX_INT4_LOADS_PER_128, 0);
     if (per128 > MAX_INT4_LOADS_PER_128)
         gl_check_fail("copy_int4 executed %.0f warp-level global load instructions for %d ints: "
                       "%.2f per 128 ints, where one int4 load per thread makes it 1 (the scalar "

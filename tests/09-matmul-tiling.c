@@ -452,6 +452,7 @@ static void expect_over_swapped(const char *launcher, double min_ratio, const ch
 {
     double ts = ms_per_call("matmul_naive_swapped", PERF_DIM, PERF_SETS),
            t = ms_per_call(launcher, PERF_DIM, PERF_SETS);
+    gl_test_margin(ts / t, min_ratio, 1);
     if (ts < min_ratio * t)
         gl_check_fail("at %d^3, %s takes %.3f ms (%.0f GFLOP/s), %.2fx faster than the given "
                       "matmul_naive_swapped (%.3f ms); it should be at least %.1fx. %s",
@@ -495,6 +496,7 @@ GL_TEST(block_launches_vs_empty)
     gl_timed empty = {1, 5, NULL, empty_call, NULL};
     double te = gl_time_baseline(&empty, &launches),
            tb = ms_per_call("matmul_naive_block_launches", LAUNCH_DIM, LAUNCH_SETS);
+    gl_test_margin(tb / te, MIN_LAUNCH_SHARE, 1);
     if (tb < MIN_LAUNCH_SHARE * te)
         gl_check_fail("at %d^3, matmul_naive_block_launches takes %.3f ms, where its %d "
                       "launches alone should cost %.3f ms (%.2f us each, measured with the "
@@ -533,6 +535,7 @@ GL_TEST(tiled_global_loads)
     double naive_req = 2.0 * PROFILE_DIM * (double)PROFILE_DIM * PROFILE_DIM / 32.0;
     double tiled_req, tiled_sec;
     global_loads("matmul_tiled", &tiled_req, &tiled_sec);
+    gl_test_margin(naive_req / tiled_req, MIN_LOAD_REDUCTION, 1);
     if (tiled_req * MIN_LOAD_REDUCTION > naive_req)
         gl_check_fail("matmul_tiled issues %.0f global load requests at %d^3, only %.1fx fewer "
                       "than the naive product (2 m n k / 32 = %.0f: two per step of k and "
@@ -550,6 +553,7 @@ GL_TEST(naive_sectors_per_request)
 {
     double req, sec;
     global_loads("matmul_naive", &req, &sec);
+    gl_test_margin(sec / req, MAX_NAIVE_SECTORS, 0);
     if (sec / req > MAX_NAIVE_SECTORS)
         gl_check_fail("matmul_naive reads %.2f sectors of 32 bytes per global load request (the "
                       "given swapped kernel reads about 8.5): a warp whose threads walk along a "

@@ -762,6 +762,7 @@ static void expect_faster(const char *name, double min_ratio, const char *why)
 {
     int n = perf_n();
     double slow = perf_ms("reduce_interleaved", n), fast = perf_ms(name, n);
+    gl_test_margin(slow / fast, min_ratio, 1);
     if (slow < min_ratio * fast)
         gl_check_fail("at n = %d (random floats), %s takes %.3f ms, %.2fx faster than the given "
                       "reduce_interleaved (%.3f ms); it should be at least %.2fx. %s",
@@ -792,6 +793,7 @@ static void expect_near_copy(const char *name, double min_pct)
     /* the same bytes as the input; the copy counts them read and written */
     double copy = gl_gbps(2.0 * n * sizeof(float), perf_ms(NULL, n)),
            gbps = gl_gbps((double)n * sizeof(float), perf_ms(name, n));
+    gl_test_margin(gl_percent(gbps, copy), min_pct, 1);
     if (gl_percent(gbps, copy) < min_pct)
         gl_check_fail("at n = %d, %s reads %.0f GB/s, %.1f%% of the copy bandwidth (cudaMemcpy "
                       "device to device of the same bytes, timed the same way: %.0f GB/s, read "

@@ -585,6 +585,7 @@ static void expect_over_tiled(const char *launcher, double min_ratio, const char
 {
     int dim;
     double s = ms_per_call("sgemm_tiled", &dim), f = ms_per_call(launcher, &dim);
+    gl_test_margin(s / f, min_ratio, 1);
     if (s < min_ratio * f)
         gl_check_fail("at m = n = k = %d, %s takes %.3f ms (%.1f TFLOP/s), %.2fx faster than the "
                       "given sgemm_tiled (%.3f ms); it should be at least %.2fx. %s",
@@ -599,6 +600,7 @@ static void expect_share_of_cublas(const char *launcher, double min_pct, const c
     int dim;
     double roof = ms_per_call("sgemm_cublas", &dim), ms = ms_per_call(launcher, &dim);
     double pct = 100.0 * roof / ms;
+    gl_test_margin(pct, min_pct, 1);
     if (pct < min_pct)
         gl_check_fail("at m = n = k = %d, %s takes %.3f ms (%.1f TFLOP/s), %.1f%% of cuBLAS "
                       "FP32 (%.3f ms, %.1f TFLOP/s); it should reach %.0f%%. %s",
@@ -667,6 +669,7 @@ GL_TEST(vectorized_shared_wavefronts)
         gl_check_fail("sgemm_vectorized's kernel executed no shared-memory load (Nsight "
                       "Compute): the tiles in shared memory are the lesson");
     w = v[0] / v[1];
+    gl_test_margin(w, MAX_VECTORIZED_WAVEFRONTS, 0);
     if (w > MAX_VECTORIZED_WAVEFRONTS)
         gl_check_fail("sgemm_vectorized_kernel's shared loads take %.2f wavefronts each "
                       "(%.0f loads, %.0f wavefronts, %.0f counted as bank conflicts), more than "

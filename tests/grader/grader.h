@@ -95,6 +95,11 @@ void gl_test_note(const char *fmt, ...)
 /* Fails the current test with a message (printf style). */
 #define gl_check_fail(...) ck_abort_msg(__VA_ARGS__)
 
+/* A performance or profile verdict's numbers, for make calibrate: what the test measured and
+ * the threshold it compares it with (larger_is_better 1: measured must be at least threshold;
+ * 0: at most). Call it before the verdict, once per test (the last call counts). */
+void gl_test_margin(double measured, double threshold, int larger_is_better);
+
 /* Ends the current test as SKIPPED, with the reason. */
 void gl_skip(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -124,6 +129,9 @@ typedef struct {
     char note[512];  /* gl_test_note */
     char skip[1024]; /* gl_skip's reason */
     char kit_error[1024]; /* gl_kit_error's */
+    int has_margin;       /* gl_test_margin */
+    double measured, threshold;
+    int larger_is_better;
 } gl_test_state;
 const gl_test_state *gl_test_outcome(void);
 

@@ -45,6 +45,14 @@ void gl_test_note(const char *fmt, ...)
     va_end(ap);
 }
 
+void gl_test_margin(double measured, double threshold, int larger_is_better)
+{
+    state.has_margin = 1;
+    state.measured = measured;
+    state.threshold = threshold;
+    state.larger_is_better = larger_is_better;
+}
+
 void gl_test_end(void)
 {
     state.done = 1;

@@ -3,6 +3,7 @@
  * results.json (Gradescope), check.xml (Check's XML format) and results.tap.
  *
  *   gl-report --out DIR [--expect pass|fail|caught] [--caught ID,ID] FILE...
+ *   gl-report --calibrate FILE...   every verdict's measured value, threshold and margin
  *
  * Exit status: 0 when no test failed (skipped ones do not count), else 1.
  * The --expect modes are for `make test`, which grades the kit's own files:
@@ -19,6 +20,16 @@
 
 #define MAX_RESULTS 1024
 #define MAX_LABS 64
+#define MAX_MARGINS 256
+#define SAFE_MARGIN 1.5 /* a threshold at most two thirds of the effect (issue 12) */
+
+/* gl_test_margin's numbers, one per performance or profile verdict */
+static struct {
+    char lab[64], id[96];
+    double measured, threshold;
+    int larger;
+} margins[MAX_MARGINS];
+static int nmargins;
 
 typedef struct {
     char name[64], src[1024], gpu[300], seed[32], build[16], file[64], protections[512];
@@ -117,7 +128,15 @@ static int read_results(const char *path)
             return -1;
         }
         if (kind == 2) {
-            if (!strcmp(key, "lab"))
+            if (!strcmp(key, "margin") && nmargins < MAX_MARGINS) {
+                char id[96];
+                if (sscanf(value, "%95s %lf %lf %d", id, &margins[nmargins].measured,
+                           &margins[nmargins].threshold, &margins[nmargins].larger) == 4) {
+                    snprintf(margins[nmargins].lab, sizeof margins[nmargins].lab, "%s", l->name);
+                    snprintf(margins[nmargins].id, sizeof margins[nmargins].id, "%s", id);
+                    nmargins++;
+                }
+            } else if (!strcmp(key, "lab"))
                 snprintf(l->name, sizeof l->name, "%s", value);
             else if (!strcmp(key, "src"))
                 snprintf(l->src, sizeof l->src, "%s", value);
@@ -308,10 +327,37 @@ static void write_tap(const char *dir)
     fclose(f);
 }
 
+/* make calibrate: each verdict of the references on this GPU, its margin (the measured value
+ * over the threshold, or the reverse for an "at most"), and a flag under SAFE_MARGIN. */
+static int calibrate(void)
+{
+    int i, thin = 0, failing = 0;
+    printf("== Calibration on %s ==\n", nlab ? lab_list[0].gpu : "?");
+    printf("  %-20s %-34s %12s %12s %8s\n", "lab", "verdict", "measured", "threshold", "margin");
+    for (i = 0; i < nmargins; i++) {
+        double m = margins[i].larger ? margins[i].measured / margins[i].threshold
+                                     : margins[i].threshold / margins[i].measured;
+        const char *flag = m < 1.0 ? "  FAILS" : m < SAFE_MARGIN ? "  THIN (< 1.5x)" : "";
+        thin += m >= 1.0 && m < SAFE_MARGIN;
+        failing += m < 1.0;
+        printf("  %-20s %-34s %12.4g %2s%10.4g %7.2fx%s\n", margins[i].lab, margins[i].id,
+               margins[i].measured, margins[i].larger ? ">=" : "<=", margins[i].threshold, m,
+               flag);
+    }
+    if (nmargins == 0) {
+        printf("  no verdict was measured here (no GPU, Nsight Compute or tests of these "
+               "kinds)\n");
+        return 1;
+    }
+    printf("  %d verdicts: %d with a margin under %.1fx, %d failing\n", nmargins, thin,
+           SAFE_MARGIN, failing);
+    return thin || failing ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL, *expect = NULL, *caught = NULL;
-    int i, got = 0, max = 0, skipped = 0, failed = 0, bad = 0, quiet;
+    int i, got = 0, max = 0, skipped = 0, failed = 0, bad = 0, quiet, calibrating = 0;
 
     for (i = 1; i < argc; i++) {
         if (i + 1 < argc && !strcmp(argv[i], "--out"))
@@ -320,9 +366,12 @@ int main(int argc, char **argv)
             expect = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--caught"))
             caught = argv[++i];
+        else if (!strcmp(argv[i], "--calibrate"))
+            calibrating = 1;
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: gl-report --out DIR [--expect pass|fail|caught] "
-                            "[--caught ID,ID] RESULTS...\n");
+                            "[--caught ID,ID] RESULTS...\n"
+                            "       gl-report --calibrate RESULTS...\n");
             return 2;
         } else if (read_results(argv[i]) != 0)
             bad++;
@@ -333,6 +382,8 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (calibrating)
+        return calibrate();
     quiet = expect && !strcmp(expect, "caught"); /* make test on a wrong solution */
     if (!quiet)
         printf("== Score ==\n");

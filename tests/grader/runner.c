@@ -335,6 +335,18 @@ static void print_wrapped(const char *text, const char *indent, int width)
 static int quiet; /* --quiet: no failure messages (make test, on the starting files) */
 static char last_skip[1024];
 
+/* make calibrate's numbers: the test's measured value and its threshold (gl_test_margin) */
+static void write_margin(FILE *out, const entry *e)
+{
+    const gl_test_state *st = gl_test_outcome();
+    char v[256];
+    if (!st->has_margin)
+        return;
+    snprintf(v, sizeof v, "%s\t%.6g\t%.6g\t%d", e->id, st->measured, st->threshold,
+             st->larger_is_better);
+    gl_fact_write(out, "margin", v);
+}
+
 static void print_line(const entry *e, const gl_result *r)
 {
     char label[256];
@@ -675,6 +687,7 @@ int main(int argc, char **argv)
             continue;
         } else {
             run_test(e, &r);
+            write_margin(out, e);
         }
         r.score = r.status == GL_PASS ? e->points : 0;
         print_line(e, &r);
@@ -698,6 +711,7 @@ int main(int argc, char **argv)
             gl_result r;
             init_result(e, &r);
             run_test(e, &r);
+            write_margin(out, e);
             r.score = r.status == GL_PASS ? e->points : 0;
             print_line(e, &r);
             gl_result_write(out, &r);
