@@ -208,15 +208,14 @@ static void check_shared_tiles(const char *kernel)
     gl_ptx_entry e;
     char *ptx;
     long total = 0;
-    int i, count;
+    int count;
 
     gl_kernel_shared_bytes(kernel,
                            "Task 2 stages a TILE x TILE tile of A and one of B in shared "
                            "memory: __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE]");
     ptx = gl_kernel_ptx(kernel, &e);
     count = gl_ptx_shared_arrays(ptx, &e, sh, 8);
-    for (i = 0; i < count; i++)
-        total += sh[i].bytes;
+    total = gl_kernel_shared_total(kernel); /* an extern array as large as its launches */
     if (total < 2L * TILE * TILE * (long)sizeof(float))
         gl_check_fail("%s's __shared__ arrays hold %ld bytes in all, less than two %d x %d "
                       "tiles of floats (%ld bytes): one tile of A and one of B",

@@ -240,21 +240,15 @@ static char *baseline_ptx(void)
     return gl_read_file(path);
 }
 
-/* Total bytes of the kernel's __shared__ arrays, and ptxas's count. */
+/* Total bytes of the kernel's __shared__ arrays (an extern one as large as its launches made
+ * it). */
 static long shared_total(const char *kernel, const char *lesson)
 {
-    gl_ptx_entry e;
-    gl_ptx_shared sh[8];
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    long total = 0;
-    int i, n = gl_ptx_shared_arrays(ptx, &e, sh, 8);
-    for (i = 0; i < n; i++) {
-        if (sh[i].bytes < 0)
-            gl_check_fail("%s's tiles are extern (dynamic) shared memory: declare them with "
-                          "their sizes, so that their shapes can be checked", kernel);
-        total += sh[i].bytes;
-    }
-    free(ptx);
+    long total = gl_kernel_shared_total(kernel);
+    if (total < 0)
+        gl_check_fail("%s's tiles are extern (dynamic) shared memory, and no launch of it gave "
+                      "them a size (the third <<<>>> argument): their sizes cannot be checked",
+                      kernel);
     if (total == 0)
         gl_check_fail("%s has no __shared__ array. %s", kernel, lesson);
     return total;

@@ -215,6 +215,9 @@ char *gl_kernel_ptx(const char *kernel, struct gl_ptx_entry_s *e);
  * ptxas report shows less shared memory reserved than a static array needs
  * (declared, but the kernel does not use it). */
 long gl_kernel_shared_bytes(const char *kernel, const char *lesson);
+/* All of kernel's shared memory in bytes: its static arrays, and its extern one as large as
+ * its launches made it; -1 when it has an extern array that no launch sized. */
+long gl_kernel_shared_total(const char *kernel);
 
 
 /* malloc that fails the test when host memory runs out (0 bytes is fine). */

@@ -169,6 +169,29 @@ char *gl_kernel_ptx(const char *kernel, gl_ptx_entry *e)
     return ptx;
 }
 
+long gl_kernel_shared_total(const char *kernel)
+{
+    gl_ptx_entry e;
+    gl_ptx_shared sh[8];
+    char *ptx = gl_kernel_ptx(kernel, &e);
+    long total = 0, dynamic;
+    int i, n = gl_ptx_shared_arrays(ptx, &e, sh, 8), has_extern = 0;
+    for (i = 0; i < n; i++) {
+        if (sh[i].bytes < 0)
+            has_extern = 1;
+        else
+            total += sh[i].bytes;
+    }
+    free(ptx);
+    if (has_extern) { /* extern __shared__: as large as the launches made it */
+        dynamic = gl_launched_dynamic_smem(kernel);
+        if (dynamic <= 0)
+            return -1;
+        total += dynamic;
+    }
+    return total;
+}
+
 long gl_kernel_shared_bytes(const char *kernel, const char *lesson)
 {
     gl_ptx_entry e;
