@@ -121,7 +121,8 @@ $(BUILD)/common/%.o: common/%.cu $(COMMON_HEADERS) $(TOOLCHAIN_STAMP)
 GRADER_OBJS := $(BUILD)/tests/grader/runner.o $(BUILD)/tests/grader/harness.o \
                $(BUILD)/tests/grader/judge.o $(BUILD)/tests/grader/profile.o \
                $(BUILD)/tests/grader/sanitize.o $(BUILD)/tests/grader/vmm_pool.o \
-               $(BUILD)/tests/grader/inspect.o $(BUILD)/tests/grader/results.o
+               $(BUILD)/tests/grader/inspect.o $(BUILD)/tests/grader/results.o \
+               $(BUILD)/tests/grader/timed_matmul.o
 # the subject: the only program that loads a student's code (contained first)
 SUBJECT_OBJS := $(BUILD)/tests/grader/subject.o $(BUILD)/tests/grader/contain.o \
                 $(BUILD)/tests/grader/gpu_record.o $(BUILD)/tests/grader/vmm_pool.o

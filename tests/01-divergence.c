@@ -250,8 +250,7 @@ typedef struct {
  * on the GPU from the seed: the same again in verify, whatever the launcher did to it. */
 static void perf_input(const perf *p, void *dst, int round, int i)
 {
-    gl_device_fill_bytes(dst, (size_t)p->n * sizeof(unsigned),
-                         gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1)));
+    gl_device_fill_bytes(dst, (size_t)p->n * sizeof(unsigned), gl_call_seed(round, i, PERF_SETS));
 }
 
 static void perf_prepare(void *ctx, int round)

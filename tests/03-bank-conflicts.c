@@ -310,8 +310,7 @@ typedef struct {
 static void perf_input(const perf *p, void *dst, int round, int i)
 {
     size_t n = (size_t)p->rows * BC_TILE;
-    unsigned long long seed =
-        gl_seed() ^ (0x1000003ull * (unsigned long long)(round * PERF_SETS + i + 1));
+    unsigned long long seed = gl_call_seed(round, i, PERF_SETS);
     if (p->dbl)
         gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
     else

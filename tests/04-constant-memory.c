@@ -485,19 +485,15 @@ typedef struct {
     gl_buf again, again_data, expected; /* an input and data made again, the kit's out of them */
 } perf;
 
-static unsigned long long perf_seed(int round, int i)
-{
-    return gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1));
-}
-
 /* Input i of a round (in or idx), made on the GPU from the seed: the same again in verify,
  * whatever the launcher did to the buffer. */
 static void perf_input(const perf *p, void *dst, int round, int i)
 {
     if (p->lookup)
-        gl_device_fill_int(dst, (size_t)p->n, 0, CM_TABLE - 1, perf_seed(round, i));
+        gl_device_fill_int(dst, (size_t)p->n, 0, CM_TABLE - 1, gl_call_seed(round, i, PERF_SETS));
     else
-        gl_device_fill_float(dst, (size_t)p->n + p->ntaps - 1, -1.0f, 1.0f, perf_seed(round, i));
+        gl_device_fill_float(dst, (size_t)p->n + p->ntaps - 1, -1.0f, 1.0f,
+                             gl_call_seed(round, i, PERF_SETS));
 }
 
 /* Fresh inputs (in or idx, on the GPU), fresh taps or table for each set
@@ -511,7 +507,8 @@ static void perf_prepare(void *ctx, int round)
         float *h = p->h_data + (size_t)i * p->floats;
         gl_rng rng;
         perf_input(p, p->in[i].ptr, round, i);
-        gl_rng_init(&rng, perf_seed(round, cm_setter_of(p->launcher) ? 0 : i), "perf data");
+        gl_rng_init(&rng, gl_call_seed(round, cm_setter_of(p->launcher) ? 0 : i, PERF_SETS),
+                    "perf data");
         gl_fill_float(&rng, h, p->floats, -1.0f, 1.0f);
         gl_buf_upload(&p->data[i], h);
         gl_buf_poison(&p->out[i]);

@@ -793,7 +793,7 @@ static void perf_run(const perf *p, const char *launcher, unsigned *bins, const 
  * The same again in verify, whatever the launcher did to the buffer. */
 static void perf_input(const perf *p, void *dst, int round, int i)
 {
-    unsigned long long seed = gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1));
+    unsigned long long seed = gl_call_seed(round, i, PERF_SETS);
     if (p->bytes)
         gl_device_fill_bytes(dst, (size_t)p->n, seed);
     else

@@ -326,14 +326,10 @@ typedef struct {
     gl_buf scratch; /* an input made again */
 } perf;
 
-static unsigned long long perf_seed(int round, int set)
-{
-    return gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + set + 1));
-}
-
 static void perf_input(perf *p, int *dst, int round, int set)
 {
-    gl_device_fill_int(dst, (size_t)p->n + WA_PAD, -WA_RANGE, WA_RANGE, perf_seed(round, set));
+    gl_device_fill_int(dst, (size_t)p->n + WA_PAD, -WA_RANGE, WA_RANGE,
+                       gl_call_seed(round, set, PERF_SETS));
 }
 
 /* Fresh inputs, poisoned outputs and counters. */
@@ -361,8 +357,8 @@ static void perf_explain(perf *p, int round, int set, size_t got)
 {
     char why[2048];
     size_t cap = wa_capacity(p->launcher, p->n), now;
-    int *h_in = gl_malloc(((size_t)p->n + WA_PAD) * sizeof(int)), *ref = gl_malloc(cap * sizeof(int)),
-        *vals = gl_malloc(cap * sizeof(int));
+    int *h_in = gl_malloc(((size_t)p->n + WA_PAD) * sizeof(int));
+    int *ref = gl_malloc(cap * sizeof(int)), *vals = gl_malloc(cap * sizeof(int));
     GL_CUDA(cudaMemcpy(h_in, p->scratch.ptr, ((size_t)p->n + WA_PAD) * sizeof(int),
                        cudaMemcpyDeviceToHost));
     GL_CUDA(cudaMemcpy(vals, p->out[set].ptr, got * sizeof(int), cudaMemcpyDeviceToHost));
@@ -370,6 +366,9 @@ static void perf_explain(perf *p, int round, int set, size_t got)
     if (now != got || wa_check_values(p->launcher, vals, got, ref, now, why, sizeof why) == 0)
         snprintf(why, sizeof why, "out[0, *count) is not the multiset of values its input "
                  "gives (`in` is read-only)");
+    free(h_in);
+    free(ref);
+    free(vals);
     gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input), call %d "
                   "of %d, so its speed is not graded: %s",
                   p->launcher, p->n, round, set + 1, PERF_SETS, why);

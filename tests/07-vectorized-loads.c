@@ -278,7 +278,7 @@ typedef struct {
  * again in verify, whatever the launcher did to the buffers. */
 static void perf_input(const perf *p, int *dst, int round, int i, int which)
 {
-    unsigned long long seed = gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1));
+    unsigned long long seed = gl_call_seed(round, i, PERF_SETS);
     gl_device_fill_int(dst, (size_t)p->n, -1000000, 1000000, which ? ~seed : seed);
 }
 

@@ -253,7 +253,7 @@ typedef struct {
 static void perf_input(const perf *p, float *dst, int round, int i)
 {
     gl_device_fill_float(dst, (size_t)p->dim * p->dim, -1.0f, 1.0f,
-                         gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1)));
+                         gl_call_seed(round, i, PERF_SETS));
 }
 
 static void perf_prepare(void *ctx, int round)

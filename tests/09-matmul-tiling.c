@@ -40,7 +40,6 @@
                                       a naive kernel, even coalesced, gets 5.63 */
 #define LAUNCH_DIM 640             /* block_launches: (640 / 16)^2 = 1600 launches */
 #define LAUNCH_SETS 4              /* a call takes about 39 ms on an H100, its 1600 launches */
-#define MAX_SETS (PERF_SETS > LAUNCH_SETS ? PERF_SETS : LAUNCH_SETS)
 #define MIN_LAUNCH_SHARE 0.5       /* of launches x the empty launch's time, at least; H200 at
                                       512^3: 19.6 ms more than one grid, against 3.0 ms for
                                       1024 empty launches (6.5x); at 1024^3 one grid took
@@ -345,100 +344,26 @@ GL_TEST(naive_coalesced)
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
 
-typedef struct {
-    matmul_launcher l;
-    int dim, sets;
-    gl_buf a[MAX_SETS], b[MAX_SETS], c[MAX_SETS];
-    gl_buf again_a, again_b; /* a call's A and B made again, to check its C against */
-} perf;
-
-static unsigned long long set_seed(int round, int set, int which)
+static void timed_call(void *ctx, float *c, const float *a, const float *b, int d)
 {
-    return gl_seed() ^ (0x1000003ull * (unsigned)(round * MAX_SETS + set + 1)) ^
-           ((unsigned long long)which << 40);
+    matmul_call(ctx, c, a, b, d, d, d);
 }
 
-/* A (which 1) or B (2) of call i in a round, made on the GPU from the seed: the same again
- * in verify, whatever the launcher did to the buffers. */
-static void perf_input(const perf *p, float *dst, int round, int i, int which)
+static size_t timed_check(void *ctx, const float *a, const float *b, const float *c, int d,
+                          int sample, gl_rng *rng, char *why, size_t len)
 {
-    gl_device_fill_float(dst, (size_t)p->dim * p->dim, -1.0f, 1.0f, set_seed(round, i, which));
+    return matmul_compare_device(ctx, a, b, c, d, d, d, sample, rng, why, len);
 }
 
-static void perf_prepare(void *ctx, int round)
-{
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < p->sets; i++) {
-        perf_input(p, p->a[i].ptr, round, i, 1);
-        perf_input(p, p->b[i].ptr, round, i, 2);
-        gl_buf_poison(&p->c[i]);
-    }
-}
-
-static void perf_call(void *ctx, int i)
-{
-    perf *p = ctx;
-    matmul_call(&p->l, p->c[i].ptr, p->a[i].ptr, p->b[i].ptr, p->dim, p->dim, p->dim);
-}
-
-/* Every call's C of the round, on a sample (its edges and PERF_SAMPLE random
- * elements), against a reference computed on the GPU in double from the
- * call's own A and B, made again. */
-static void perf_verify(void *ctx, int round)
-{
-    perf *p = ctx;
-    char why[1024];
-    int i, d = p->dim;
-    for (i = 0; i < p->sets; i++) {
-        gl_rng rng;
-        gl_rng_init(&rng, set_seed(round, i, 3), "09-matmul-tiling verify");
-        perf_input(p, p->again_a.ptr, round, i, 1);
-        perf_input(p, p->again_b.ptr, round, i, 2);
-        if (matmul_compare_device(&p->l, p->again_a.ptr, p->again_b.ptr, p->c[i].ptr, d, d, d,
-                                  PERF_SAMPLE, &rng, why, sizeof why))
-            gl_check_fail("%s is not right at %d x %d x %d in timed round %d, call %d (fresh A "
-                          "and B every call), so its speed is not graded: %s",
-                          matmul_label(&p->l), d, d, d, round, i + 1, why);
-    }
-}
-
-/* Milliseconds per call of launcher at dim^3, each call of a round on its
- * own A, B and C; a student's C is checked after every round. */
+/* Milliseconds per call of launcher at dim^3, each call of a round on its own A, B and C;
+ * a student's C is checked after every round (gl_time_matmul). */
 static double ms_per_call(const char *launcher, int dim, int sets)
 {
-    perf *p = gl_malloc(sizeof *p);
-    gl_timed t = {sets, 5, perf_prepare, perf_call, perf_verify};
-    size_t bytes = (size_t)dim * dim * sizeof(float);
-    double ms;
-    int i, given = gl_launcher_find(launcher)->flags & GL_GIVEN;
-
-    memset(p, 0, sizeof *p);
-    p->l.name = launcher;
-    p->dim = dim;
-    p->sets = sets;
-    for (i = 0; i < sets; i++) {
-        p->a[i] = gl_buf_alloc(bytes, 0);
-        p->b[i] = gl_buf_alloc(bytes, 0);
-        p->c[i] = gl_buf_alloc(bytes, 0);
-    }
-    p->again_a = gl_buf_alloc(bytes, 0);
-    p->again_b = gl_buf_alloc(bytes, 0);
-    if (given) {
-        t.verify = NULL; /* the kit's own */
-        ms = gl_time_baseline(&t, p);
-    } else {
-        ms = gl_time_student(&t, p);
-    }
-    for (i = 0; i < sets; i++) {
-        gl_buf_free(&p->a[i]);
-        gl_buf_free(&p->b[i]);
-        gl_buf_free(&p->c[i]);
-    }
-    gl_buf_free(&p->again_a);
-    gl_buf_free(&p->again_b);
-    free(p);
-    return ms;
+    matmul_launcher l = {launcher, 0, 0};
+    gl_matmul_timing m = {matmul_label(&l), "09-matmul-tiling verify", dim, sets, PERF_SAMPLE,
+                          (gl_launcher_find(launcher)->flags & GL_GIVEN) != 0, &l, timed_call,
+                          timed_check};
+    return gl_time_matmul(&m);
 }
 
 static double gflops(int d, double ms)

@@ -422,8 +422,9 @@ static void check_last_warp(const char *kernel)
     gl_ptx_entry e;
     char *ptx = gl_kernel_ptx(kernel, &e);
     if (shuffles_down(&e) == 0)
-        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: task 3 finishes the last "
-                      "warp's steps in registers with __shfl_down_sync%s",
+        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: "
+                      "task 3 finishes the last warp's steps in registers with "
+                      "__shfl_down_sync%s",
                       kernel,
                       gl_ptx_barriers(&e) > 2 || gl_ptx_count(&e, "ld.volatile") > 0
                           ? " (an unrolled last warp in shared memory, without barriers, relies "
@@ -451,8 +452,9 @@ static void check_grid_stride_kernel(const char *kernel)
     char *ptx = gl_kernel_ptx(kernel, &e);
     int adds = gl_ptx_count_with(&e, "atom", ".add") + gl_ptx_count_with(&e, "red", ".add");
     if (shuffles_down(&e) == 0)
-        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: task 4's block_sum adds "
-                      "within each warp with __shfl_down_sync (warp_sum)",
+        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: "
+                      "task 4's block_sum adds within each warp with __shfl_down_sync "
+                      "(warp_sum)",
                       kernel);
     if (adds == 0)
         gl_check_fail("%s has no atomic add in its PTX: each block adds its sum to *sum with "
@@ -665,8 +667,8 @@ static void perf_call(void *ctx, int i)
 
 /* Every sum of the round, against its input made again: ints against the
  * kit's wrapping sum on the GPU; floats against the kit's own
- * reduce_interleaved of it, within the correctness tests' bound (sum |x| at most n times the largest
- * |x| of the range). */
+ * reduce_interleaved of it, within the correctness tests' bound (sum |x| at
+ * most n times the largest |x| of the range). */
 static void perf_verify(void *ctx, int round)
 {
     perf *p = ctx;

@@ -465,13 +465,6 @@ GL_TEST(prefetch_no_local_memory)
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
 
-typedef struct {
-    const char *launcher;
-    int dim;
-    gl_buf a[PERF_SETS], b[PERF_SETS], c[PERF_SETS];
-    gl_buf again_a, again_b; /* a call's A and B made again, to check its C against */
-} perf;
-
 /* 4 sets of 3 matrices of 4096 x 4096 floats (64 MiB each) and an A and a B made again
  * need 896 MiB of the pool */
 static int perf_dim(void)
@@ -479,94 +472,26 @@ static int perf_dim(void)
     return gl_pool_mib() >= (PERF_SETS * 3 + 2) * 64 + 16 ? PERF_DIM : PERF_DIM / 2;
 }
 
-static unsigned long long set_seed(int round, int set, int which)
+static void timed_call(void *ctx, float *c, const float *a, const float *b, int d)
 {
-    return gl_seed() ^ (0x1000003ull * (unsigned)(round * PERF_SETS + set + 1)) ^
-           ((unsigned long long)which << 40);
+    sgemm_run(ctx, c, a, b, d, d, d);
 }
 
-/* A (which 1) or B (2) of call i in a round, made on the GPU from the seed: the same again
- * in verify, whatever the launcher did to the buffers. */
-static void perf_input(const perf *p, float *dst, int round, int i, int which)
+static size_t timed_check(void *ctx, const float *a, const float *b, const float *c, int d,
+                          int sample, gl_rng *rng, char *why, size_t len)
 {
-    gl_device_fill_float(dst, (size_t)p->dim * p->dim, -1.0f, 1.0f, set_seed(round, i, which));
+    return sgemm_compare_device(ctx, a, b, c, d, d, d, sample, rng, why, len);
 }
 
-static void perf_prepare(void *ctx, int round)
-{
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->a[i].ptr, round, i, 1);
-        perf_input(p, p->b[i].ptr, round, i, 2);
-        gl_buf_poison(&p->c[i]);
-    }
-}
-
-static void perf_call(void *ctx, int i)
-{
-    perf *p = ctx;
-    sgemm_run(p->launcher, p->c[i].ptr, p->a[i].ptr, p->b[i].ptr, p->dim, p->dim, p->dim);
-}
-
-/* Every call's C of the round, on a sample (its first and last rows and
- * columns and PERF_SAMPLE random elements), against a reference computed on
- * the GPU in double from the call's own A and B, made again. */
-static void perf_verify(void *ctx, int round)
-{
-    perf *p = ctx;
-    char why[1024];
-    int i, d = p->dim;
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_rng rng;
-        gl_rng_init(&rng, set_seed(round, i, 3), "11-sgemm verify");
-        perf_input(p, p->again_a.ptr, round, i, 1);
-        perf_input(p, p->again_b.ptr, round, i, 2);
-        if (sgemm_compare_device(p->launcher, p->again_a.ptr, p->again_b.ptr, p->c[i].ptr, d, d, d,
-                                 PERF_SAMPLE, &rng, why, sizeof why))
-            gl_check_fail("%s is not right at m = n = k = %d in timed round %d, call %d (fresh A "
-                          "and B every call), so its speed is not graded (the correctness tests "
-                          "say more): %s",
-                          p->launcher, d, round, i + 1, why);
-    }
-}
-
-/* Milliseconds per call of launcher at perf_dim()^3, each call of a round on
- * its own A, B and C; a student's C is checked after every round. */
+/* Milliseconds per call of launcher at perf_dim()^3, each call of a round on its own A, B
+ * and C; a student's C is checked after every round (gl_time_matmul). */
 static double ms_per_call(const char *launcher, int *dim)
 {
-    perf *p = gl_malloc(sizeof *p);
-    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify};
-    size_t bytes;
-    double ms;
-    int i, given = gl_launcher_find(launcher)->flags & GL_GIVEN;
-
-    memset(p, 0, sizeof *p);
-    p->launcher = launcher;
-    p->dim = *dim = perf_dim();
-    bytes = (size_t)p->dim * p->dim * sizeof(float);
-    for (i = 0; i < PERF_SETS; i++) {
-        p->a[i] = gl_buf_alloc(bytes, 0);
-        p->b[i] = gl_buf_alloc(bytes, 0);
-        p->c[i] = gl_buf_alloc(bytes, 0);
-    }
-    p->again_a = gl_buf_alloc(bytes, 0);
-    p->again_b = gl_buf_alloc(bytes, 0);
-    if (given) {
-        t.verify = NULL; /* the kit's own */
-        ms = gl_time_baseline(&t, p);
-    } else {
-        ms = gl_time_student(&t, p);
-    }
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_free(&p->a[i]);
-        gl_buf_free(&p->b[i]);
-        gl_buf_free(&p->c[i]);
-    }
-    gl_buf_free(&p->again_a);
-    gl_buf_free(&p->again_b);
-    free(p);
-    return ms;
+    gl_matmul_timing m = {launcher, "11-sgemm verify", perf_dim(), PERF_SETS, PERF_SAMPLE,
+                          (gl_launcher_find(launcher)->flags & GL_GIVEN) != 0, (void *)launcher,
+                          timed_call, timed_check};
+    *dim = m.dim;
+    return gl_time_matmul(&m);
 }
 
 static double tflops(int dim, double ms)

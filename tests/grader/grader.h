@@ -168,6 +168,29 @@ double gl_time_baseline(const gl_timed *t, void *ctx);
  * second test asking for the same key gets the first one's time. */
 double gl_time_baseline_once(const char *key, const gl_timed *t, void *ctx);
 
+/* The seed of the inputs of call `call` of timed round `round` (of `calls` calls a
+ * round): each timed call its own stream, the same again when verify makes the
+ * inputs again. */
+unsigned long long gl_call_seed(int round, int call, int calls);
+
+/* A timed square product C = A B at dim^3 (labs 09 and 11; timed_matmul.c): `sets`
+ * calls a round (at most GL_MATMUL_SETS), each on its own A and B, filled on the GPU
+ * from the seed, and a poisoned C. After every round each C is checked, on a sample
+ * (its edges and `sample` random elements), against A and B made again; a kit's
+ * launcher (given) is timed as a baseline and not checked. */
+#define GL_MATMUL_SETS 8
+typedef struct {
+    const char *label;  /* the launcher, as the messages name it */
+    const char *stream; /* the random stream of the sampled checks */
+    int dim, sets, sample, given;
+    void *ctx;
+    void (*call)(void *ctx, float *c, const float *a, const float *b, int dim);
+    /* the lab's sampled check (device pointers): how many are wrong, why in its words */
+    size_t (*check)(void *ctx, const float *a, const float *b, const float *c, int dim,
+                    int sample, gl_rng *rng, char *why, size_t len);
+} gl_matmul_timing;
+double gl_time_matmul(const gl_matmul_timing *m);
+
 /* The GPU, shared with the other labs graded at once (exclusive 0: correctness, sanitize,
  * starting a subject) or alone (1: timed and profiled work); runner.c, --gpu-lock. */
 void gl_gpu_lock(int exclusive);

@@ -93,6 +93,11 @@ void gl_test_preview(void)
     state.preview = 1;
 }
 
+unsigned long long gl_call_seed(int round, int call, int calls)
+{
+    return gl_seed() ^ (0x1000003ull * (unsigned)(round * calls + call + 1));
+}
+
 void gl_test_rng(gl_rng *rng)
 {
     gl_rng_init(rng, gl_seed(), test_id);
