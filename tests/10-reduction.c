@@ -483,6 +483,17 @@ static int tickets(const gl_ptx_entry *e)
            gl_ptx_count_with(e, "atom", ".add.s32") + gl_ptx_count_with(e, "atom", ".add.u64");
 }
 
+/* atomicAdd on a float or double (atom or red .add.f32/.f64; half types carry .noftz) */
+static int float_adds(const gl_ptx_entry *e)
+{
+    static const char *const types[] = {".add.f32", ".add.f64", ".add.noftz.f16",
+                                        ".add.noftz.f16x2", ".add.noftz.bf16", ".add.noftz.bf16x2"};
+    int n = 0;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        n += gl_ptx_count_with(e, "atom", types[i]) + gl_ptx_count_with(e, "red", types[i]);
+    return n;
+}
+
 static void check_ticket(const char *kernel)
 {
     gl_ptx_entry e;
@@ -492,7 +503,7 @@ static void check_ticket(const char *kernel)
                       "block draws one with atomicInc(&blocks_done, gridDim.x - 1), which also "
                       "wraps the counter back to 0 at the last ticket",
                       kernel);
-    if (gl_ptx_count_with(&e, "atom", ".add.f") + gl_ptx_count_with(&e, "red", ".add.f") > 0)
+    if (float_adds(&e) > 0)
         gl_check_fail("%s adds floats with atomicAdd: task 5 combines the blocks by the last "
                       "block alone, in a fixed order, so that the float sum is the same bits "
                       "every run",
@@ -888,7 +899,7 @@ static void add_tests(void)
     GL_ADD(shuffle_last_warp, GL_TECHNIQUE, 3, 10, "shuffle: warp shuffles in the last warp");
     GL_ADD(grid_stride_shuffle_atomic, GL_TECHNIQUE, 3, 10,
            "grid-stride: shuffles and one atomic add per block");
-    GL_ADD(last_block_ticket, GL_TECHNIQUE, 2, 10, "last block: atomicInc, no atomicAdd");
+    GL_ADD(last_block_ticket, GL_TECHNIQUE, 2, 10, "last block: a ticket, no float atomicAdd");
     GL_ADD(last_block_fence, GL_TECHNIQUE, 1, 10,
            "last block: __threadfence() between the partial and the ticket");
     GL_ADD(sequential_vs_interleaved, GL_PERFORMANCE, 4, 120, "sequential faster than interleaved");
