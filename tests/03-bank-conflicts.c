@@ -33,8 +33,8 @@
 #define MIN_PADDED_OVER_UNPADDED 5.0        /* time ratios: predicted 8x to 16x */
 #define MIN_DOUBLE_PADDED_OVER_UNPADDED 3.0 /* predicted 6x to 11x where FP64 is fast */
 #define MIN_DOUBLE_SLOW_FP64 1.3 /* FP64 at 1/32 of FP32 or slower: about 2x predicted */
-#define MAX_FLOAT_WAVEFRONTS 1.25 /* shared-memory wavefronts per load instruction: 1.0 */
-#define MAX_DOUBLE_WAVEFRONTS 2.25 /* 1.5 or 2.0 (8-byte broadcasts); even pitch 2.5 or more */
+#define MAX_FLOAT_WAVEFRONTS 1.6 /* shared-memory wavefronts per load instruction: 1.0; 2-way: 2 */
+#define MAX_DOUBLE_WAVEFRONTS 2.35 /* 1.5 or 2.0 (8-byte broadcasts); even pitch 2.5 or more */
 
 /* ---- tasks 1 and 3: padded tile Gram matrices ---- */
 

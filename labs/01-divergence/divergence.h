@@ -9,7 +9,7 @@
 #define DIVERGENCE_H
 
 #define DIV_BLOCK 256  /* threads per block, in every kernel of the lab */
-#define DIV_ROUNDS 64  /* rounds of the heavy work: enough to make it the kernel's cost */
+#define DIV_ROUNDS 256 /* rounds of the heavy work: enough to make it the kernel's cost */
 
 #ifdef __CUDACC__
 #define DIV_FN static inline __host__ __device__
@@ -53,11 +53,15 @@ DIV_FN unsigned hash_with(unsigned x, unsigned multiplier)
 #define DIV_MULT_EVEN 0x2c1b3c6du
 #define DIV_MULT_ODD 0x297a2d39u
 
-/* Task 2's classes: an input with its top bit set needs the heavy work
- * (hash_even), the others one cheap step. */
+/* Task 2's classes: an input at or above DIV_HEAVY_MIN (its top three bits
+ * set: one random input in eight) needs the heavy work (hash_even), the others
+ * one cheap step. Rare heavy inputs are the costly case: one in a warp makes
+ * all 32 lanes wait for it. */
+#define DIV_HEAVY_MIN 0xe0000000u
+
 DIV_FN int is_heavy(unsigned x)
 {
-    return x >= 0x80000000u;
+    return x >= DIV_HEAVY_MIN;
 }
 
 DIV_FN unsigned light_work(unsigned x)

@@ -104,9 +104,9 @@ unsigned *div_make(gl_rng *rng, int n, div_input kind)
     for (i = 0; i < room; i++) {
         unsigned v = (unsigned)gl_rng_next(rng);
         if (kind == DIV_ALL_HEAVY || (kind == DIV_ALTERNATING && i % 2))
-            v |= 0x80000000u;
+            v |= DIV_HEAVY_MIN;
         else if (kind == DIV_ALL_LIGHT || kind == DIV_ALTERNATING)
-            v &= 0x7fffffffu;
+            v &= ~DIV_HEAVY_MIN;
         x[i] = v;
     }
     if (kind == DIV_PARTITIONED)

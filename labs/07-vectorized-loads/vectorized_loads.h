@@ -10,7 +10,9 @@
 #define VECTORIZED_LOADS_H
 
 #define VL_BLOCK 256        /* threads per block */
-#define VL_BLOCKS_PER_SM 4  /* blocks per multiprocessor: enough to fill it */
+#define VL_BLOCKS_PER_SM 1  /* blocks per multiprocessor: a kernel held to few threads (by its
+                               registers or shared memory, in real code): too few to hide memory
+                               latency one int at a time */
 
 #ifdef __cplusplus
 extern "C" {
