@@ -42,6 +42,9 @@ DIV_FN unsigned hash_odd(unsigned x)
  * become one loop with a select, and the divergence disappears. */
 DIV_FN unsigned hash_with(unsigned x, unsigned multiplier)
 {
+#ifdef __CUDA_ARCH__
+#pragma unroll /* in full: two calls are then the same code but one constant, kept once */
+#endif
     for (int r = 0; r < DIV_ROUNDS; r++) {
         x ^= x >> 15;
         x *= multiplier;
