@@ -36,9 +36,9 @@
  * the NVIDIA H200's): at most two thirds of the reference's gain over the
  * given tiled kernel, and of its share of cuBLAS. A verdict must not flip
  * between runs. */
-#define MIN_1D_OVER_TILED 1.25            /* H200: 1.95 (15.632 / 8.036 ms), H100: 1.92 */
-#define MIN_2D_OVER_TILED 2.3             /* H200: 3.66 (15.632 / 4.266 ms), H100: 3.49; 1D: 1.95 */
-#define MIN_VECTORIZED_OVER_TILED 2.65    /* H200: 4.29 (15.632 / 3.642 ms), H100: 4.07; 1D: 1.95 */
+#define MIN_1D_OVER_TILED 1.2            /* H200: 1.95 (15.632 / 8.036 ms), H100: 1.92 */
+#define MIN_2D_OVER_TILED 2.2             /* H200: 3.66 (15.632 / 4.266 ms), H100: 3.49; 1D: 1.95 */
+#define MIN_VECTORIZED_OVER_TILED 2.55    /* H200: 4.29 (15.632 / 3.642 ms), H100: 4.07; 1D: 1.95 */
 #define MIN_VECTORIZED_PCT_OF_CUBLAS 45.0 /* H200: 73.6%; 1D: 33.4% */
 #define MIN_PREFETCH_PCT_OF_CUBLAS 52.0   /* H200: 83.5%, H100: 84% */
 
