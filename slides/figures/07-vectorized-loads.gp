@@ -6,7 +6,7 @@ memcpy = real(system("sed -n 's/^# memcpy_gbps: \\([0-9.]*\\).*/\\1/p' " . csv))
 set terminal svg size 1000,480 dynamic noenhanced font "Helvetica,16" background "white"
 set datafile separator ","
 set datafile columnheaders
-set title sprintf("2^26 ints, 4 blocks of 256 threads per SM, on %s", gpu)
+set title sprintf("2^26 ints, one block of 256 threads per SM, on %s", gpu)
 set ylabel "effective bandwidth (GB/s, read + write)"
 set yrange [0:memcpy * 1.15]
 set style fill solid 0.85 border -1
