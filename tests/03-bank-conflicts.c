@@ -251,7 +251,6 @@ static void check_float_pitch(const char *kernel)
         gl_check_fail("%s's tile has %ld words, not %d rows of equal length (nor two buffers of "
                       "them)",
                       kernel, words, BC_TILE);
-    pitch = pitch < 0 ? -pitch : pitch;
     if (pitch % 32 == 0)
         gl_check_fail("%s's tile rows are %ld words long, a multiple of 32: tile[r][k] is in "
                       "bank (r * %ld + k) %% 32 = k %% 32, so the lanes reading column k hit one "
@@ -269,7 +268,6 @@ static void check_double_pitch(const char *kernel)
         gl_check_fail("%s's tile has %ld doubles, not %d rows of equal length (nor two buffers "
                       "of them)",
                       kernel, doubles, BC_TILE);
-    pitch = pitch < 0 ? -pitch : pitch;
     if (pitch % 2 == 0)
         gl_check_fail("%s's tile rows are %ld doubles long, an even number: tile[r][k] starts at "
                       "word 2 (%ld r + k), and the 16 lanes of a half-warp reading a column share "

@@ -224,7 +224,6 @@ static void check_pitch(const char *kernel)
         gl_check_fail("%s's tile has %ld words, not TILE_DIM = %d rows of equal length (nor two "
                       "buffers of them): declare it as tile[TILE_DIM][TILE_DIM + 1]",
                       kernel, words, TILE_DIM);
-    pitch = pitch < 0 ? -pitch : pitch;
     if (pitch % 32 == 0)
         gl_check_fail("%s's tile rows are %ld words long, a multiple of 32: element [i][k] is in "
                       "bank (i * %ld + k) %% 32 = k %% 32, so the 32 lanes reading a column hit "

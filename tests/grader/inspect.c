@@ -458,7 +458,7 @@ long gl_tile_pitch(long elems, int rows, int modulus)
                 continue;
             if (p % modulus != 0)
                 return p;
-            fallback = -p;
+            fallback = p;
         }
     return fallback;
 }

@@ -72,8 +72,7 @@ int gl_ncu_sum_ids(const char *csv, const char *metric, long first, long end, do
 
 /* The row pitch of a tile of elems elements with `rows` rows (or rows + 1, or several such
  * buffers: [33][33], [2][32][33]), a pitch of rows to 2 x rows elements: one that is not a
- * multiple of modulus if there is one (> 0); else minus a pitch that is (< 0); 0 when elems
- * is no such tile. */
+ * multiple of modulus if there is one, else one that is; 0 when elems is no such tile. */
 long gl_tile_pitch(long elems, int rows, int modulus);
 
 #endif

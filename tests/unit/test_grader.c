@@ -238,12 +238,12 @@ START_TEST(tile_pitch_of_any_shape)
     ck_assert_int_eq(gl_tile_pitch(32 * 33, 32, 32), 33);
     ck_assert_int_eq(gl_tile_pitch(33 * 33, 32, 32), 33);
     ck_assert_int_eq(gl_tile_pitch(2 * 32 * 33, 32, 32), 33);
-    ck_assert_int_lt(gl_tile_pitch(32 * 32, 32, 32), 0);
-    ck_assert_int_lt(gl_tile_pitch(2 * 32 * 32, 32, 32), 0);
-    ck_assert_int_lt(gl_tile_pitch(32 * 64, 32, 32), 0);
+    ck_assert_int_eq(gl_tile_pitch(32 * 32, 32, 32), 32);
+    ck_assert_int_eq(gl_tile_pitch(2 * 32 * 32, 32, 32), 32);
+    ck_assert_int_eq(gl_tile_pitch(32 * 64, 32, 32), 32);
     ck_assert_int_eq(gl_tile_pitch(32 * 31, 32, 32), 0);
     ck_assert_int_eq(gl_tile_pitch(32 * 33, 32, 2), 33);
-    ck_assert_int_lt(gl_tile_pitch(32 * 34, 32, 2), 0);
+    ck_assert_int_eq(gl_tile_pitch(32 * 34, 32, 2), 34);
 }
 END_TEST
 
