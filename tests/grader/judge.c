@@ -83,7 +83,9 @@ static struct {
     pid_t pid;
     int to, from;
     int kit; /* a kit subject: it stays between the baselines of a lab, until a student's call */
-} S = {0, -1, -1, 0};
+    int loaded; /* its file is loaded (subject_load): until then it runs only the kit's code */
+    double spawned; /* when it was spawned, for GL_TRACE */
+} S = {0, -1, -1, 0, 0, 0.0};
 
 /* ---- the pool: first fit over a list of pieces ---- */
 
@@ -163,6 +165,7 @@ static void subject_kill(void)
         close(S.from);
     S.pid = 0;
     S.to = S.from = -1;
+    S.loaded = 0;
     J.pending = 0;
     J.kernels = 0; /* the next subject counts its launches from 0, as Nsight Compute does */
 }
@@ -291,19 +294,31 @@ static struct {
     int starts, rounds;
 } T;
 
-static void subject_start(const char *launcher)
+/* A subject starts in two steps. subject_spawn: its process, its CUDA context, the pool
+ * mapped, its containment: the kit's code only, so it may run while the other labs' tests
+ * run (gl_judge_prestart_subject). subject_load: the judge says go, the subject loads the
+ * student's file (its constructors run then) and says it is ready: under the GPU's lock,
+ * as every call of the student's code is. */
+/* A subject that runs the student's launchers (or the kit's) now. */
+static int subject_serving(void)
 {
+    return S.pid > 0 && S.loaded;
+}
+
+static const char *subject_spawn(void)
+{
+    static char why[512];
     int to[2], from[2], r;
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     char *argv[64];
     int argc = 0;
     gl_hello hello;
-    gl_ready ready;
-    double deadline, started = now();
 
-    if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
-        gl_fail("grader: no pipe for the subject: %s", strerror(errno));
+    if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) {
+        snprintf(why, sizeof why, "grader: no pipe for the subject: %s", strerror(errno));
+        return why;
+    }
     if (J.wrapper)
         while (J.wrapper[argc] && argc < 60)
             argv[argc] = (char *)J.wrapper[argc], argc++;
@@ -331,8 +346,9 @@ static void subject_start(const char *launcher)
         close(to[1]);
         close(from[0]);
         S.pid = 0;
-        gl_fail("grader: could not start %s: %s (rebuild the kit with make)", argv[0],
-                strerror(r));
+        snprintf(why, sizeof why, "grader: could not start %s: %s (rebuild the kit with make)",
+                 argv[0], strerror(r));
+        return why;
     }
     S.to = to[1];
     S.from = from[0];
@@ -358,9 +374,26 @@ static void subject_start(const char *launcher)
         mkdir(dir, 0777); /* made by the judge: the subject may only write inside it */
         snprintf(hello.ncu_lock, sizeof hello.ncu_lock, "%s", dir);
     }
+    S.loaded = 0;
+    S.spawned = now();
+    /* a subject that failed at once: subject_load reads why (or sees it gone) */
+    (void)write_all(S.to, &hello, sizeof hello);
+    return NULL;
+}
+
+static void subject_load(const char *launcher)
+{
+    gl_ready ready;
+    gl_request go;
+    double deadline, started = now();
+    int r;
+
+    memset(&go, 0, sizeof go);
+    go.magic = GL_PROTO_MAGIC;
+    go.op = GL_OP_LOAD;
     deadline = now() + 60.0; /* context creation and loading, whatever the test's timeout */
-    if ((r = write_all(S.to, &hello, sizeof hello)) != 0 ||
-        (r = read_until(S.from, &ready, sizeof ready, deadline)) != 0)
+    (void)write_all(S.to, &go, sizeof go); /* if it is gone, its pipe says why */
+    if ((r = read_until(S.from, &ready, sizeof ready, deadline)) != 0)
         subject_died(r == -2 ? -2 : -1, "while your file was being loaded (a constructor or a "
                      "static initialiser of your file runs then)",
                      launcher);
@@ -407,8 +440,32 @@ static void subject_start(const char *launcher)
             snprintf(J.protections, sizeof J.protections, "%s", line);
         }
     }
+    S.loaded = 1;
     T.start += now() - started;
     T.starts++;
+}
+
+static void subject_start(const char *launcher)
+{
+    if (!S.pid) {
+        double t0 = now();
+        const char *why = subject_spawn();
+        if (why)
+            gl_fail("%s", why);
+        T.start += now() - t0;
+    }
+    if (!S.loaded)
+        subject_load(launcher);
+}
+
+void gl_judge_prestart_subject(int kit)
+{
+    int saved = J.kit;
+    if (S.pid || J.in_process || !J.subject_exe[0])
+        return; /* one is there (loaded or not): it is ended under the lock, where it is used */
+    J.kit = kit;
+    (void)subject_spawn(); /* if it cannot start, the test that needs it says why */
+    J.kit = saved;
 }
 
 /* ---- what a launcher may do ---- */
@@ -631,7 +688,7 @@ static long long call_remote(const gl_launcher *l, const gl_arg *args)
         gl_skip("planned"); /* the plan times the kit's baselines only */
     if (S.pid && S.kit != J.kit)
         subject_kill(); /* a student's call after the kit's baselines, or the reverse */
-    if (!S.pid)
+    if (!S.pid || !S.loaded)
         subject_start(l->name);
     /* the judge's own writes (inputs, poison, guards) land before the student's kernels (a
      * timed round synchronised once, before its first call) */
@@ -707,7 +764,7 @@ static void remote_flush(const char *what)
     gl_request rq;
     gl_reply rp;
     int r = 0;
-    if (!S.pid)
+    if (!subject_serving())
         return;
     memset(&rq, 0, sizeof rq);
     rq.magic = GL_PROTO_MAGIC;
@@ -910,7 +967,7 @@ static void trace_print(void)
 void gl_judge_finish(void)
 {
     trace_print();
-    if (S.pid > 0) {
+    if (subject_serving()) {
         gl_request rq;
         memset(&rq, 0, sizeof rq);
         rq.magic = GL_PROTO_MAGIC;
@@ -937,7 +994,7 @@ void gl_judge_release(void)
 
 void gl_judge_start_subject(const char *what)
 {
-    if (!S.pid)
+    if (!S.pid || !S.loaded)
         subject_start(what);
 }
 
@@ -964,6 +1021,10 @@ int gl_judge_quit_and_wait(double timeout_s)
     pid_t got = 0;
     if (S.pid <= 0)
         return -1;
+    if (!S.loaded) { /* it never ran anything */
+        subject_kill();
+        return -1;
+    }
     memset(&rq, 0, sizeof rq);
     rq.magic = GL_PROTO_MAGIC;
     rq.op = GL_OP_QUIT;
@@ -1022,7 +1083,7 @@ static double time_rounds(const gl_timed *t, void *ctx, int student)
         T.prepare += t0 - p0;
         for (i = 0; i < t->calls; i++)
             t->call(ctx, i);
-        if (!J.in_process && S.pid)
+        if (!J.in_process && subject_serving())
             remote_sync("the timed calls");
         else
             GL_CUDA(cudaDeviceSynchronize());

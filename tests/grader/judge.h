@@ -30,6 +30,10 @@ void gl_judge_stop_subject(void);
 void gl_judge_release(void);
 /* Starts a subject now (what: for the messages) if none runs. */
 void gl_judge_start_subject(const char *what);
+/* Starts the next subject's process, context and pool (kit: the kit's own, for the baselines)
+ * without its file, which gl_judge_start_subject or the first call loads: the slow part of a
+ * start, done while the lab does not hold the GPU's lock. Nothing if one is there. */
+void gl_judge_prestart_subject(int kit);
 
 /* Runs the next subjects through a program (argv_prefix, ended by NULL;
  * Nsight Compute), or directly again (NULL). Ends the current subject. */

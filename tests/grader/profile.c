@@ -162,9 +162,12 @@ void gl_profile_session(const char *ncu)
     argv[argc++] = list;
     argv[argc] = NULL;
     gl_judge_wrap_subject(argv);
-    /* Nsight Compute and the subject start while the other labs' correctness tests run; the
-     * runs, whose kernels it replays and counts, have the GPU alone */
+    /* Nsight Compute and the subject start while the other labs' tests run, the student's file
+     * loads while they share the GPU; the runs, whose kernels it replays and counts, have the
+     * GPU alone */
     old = gl_set_fail_handler(catch_failure);
+    gl_judge_prestart_subject(0); /* Nsight Compute and the subject's context, unlocked */
+    gl_gpu_phase("ncu:start");
     gl_gpu_lock(0);
     t0 = gl_host_seconds();
     gl_judge_test_begin(300, NULL);
@@ -172,6 +175,7 @@ void gl_profile_session(const char *ncu)
         gl_judge_start_subject("the profiled runs");
     session_seconds = gl_host_seconds() - t0;
     gl_gpu_unlock();
+    gl_gpu_phase("ncu:runs");
     gl_gpu_lock(1);
     t0 = gl_host_seconds();
     for (i = 0; i < nruns; i++) {
@@ -196,9 +200,7 @@ void gl_profile_session(const char *ncu)
     }
     gl_set_fail_handler(old);
     gl_gpu_unlock();
-    gl_gpu_lock(0); /* its context ends, and Nsight Compute writes its report */
-    gl_judge_quit_and_wait(120.0);
-    gl_gpu_unlock();
+    gl_judge_quit_and_wait(120.0); /* its context ends, and Nsight Compute writes its report */
     session_seconds += gl_host_seconds() - t0; /* not the waits for the GPU */
     gl_judge_wrap_subject(NULL);
 

@@ -18,7 +18,9 @@
 
 /* SYNC answers as soon as the device is idle (it ends a timed round); FLUSH then
  * hands over what CUPTI recorded, outside the judge's clock. */
-enum { GL_OP_CALL = 1, GL_OP_SYNC = 2, GL_OP_QUIT = 3, GL_OP_FLUSH = 4 };
+/* LOAD: the first request: load the student's file (until then the subject runs only the kit's
+ * code: its context and the pool are made while the judge does not hold the GPU's lock) */
+enum { GL_OP_CALL = 1, GL_OP_SYNC = 2, GL_OP_QUIT = 3, GL_OP_FLUSH = 4, GL_OP_LOAD = 5 };
 
 enum {                    /* gl_request.flags */
     GL_CALL_SYNC = 1,     /* synchronise the device after the launcher returns */

@@ -218,9 +218,16 @@ static void lock_fd(int fd, int op)
         ;
 }
 
-/* GL_TRACE: how long this lab waited for the GPU, and held it alone or shared */
-static double lock_waited, lock_held[2], lock_since;
+/* GL_TRACE: how long this lab waited for the GPU, and held it alone or shared;
+ * GL_TRACE_LOCKS=FILE: every hold as a line (lab, what, alone or shared, asked, got, let go) */
+static double lock_waited, lock_held[2], lock_since, lock_asked;
 static int lock_mode;
+static const char *lock_what = "setup";
+
+void gl_gpu_phase(const char *what)
+{
+    lock_what = what;
+}
 
 static double wall_now(void)
 {
@@ -234,10 +241,11 @@ void gl_gpu_lock(int exclusive)
     double t0 = wall_now();
     if (gpu_lock_fd < 0)
         return;
-    if (gpu_turn_fd >= 0)
+    lock_asked = t0;
+    if (gpu_turn_fd >= 0 && !getenv("GL_LOCK_READER"))
         lock_fd(gpu_turn_fd, exclusive ? LOCK_EX : LOCK_SH);
     lock_fd(gpu_lock_fd, exclusive ? LOCK_EX : LOCK_SH);
-    if (gpu_turn_fd >= 0 && !exclusive)
+    if (gpu_turn_fd >= 0 && !exclusive && !getenv("GL_LOCK_READER"))
         flock(gpu_turn_fd, LOCK_UN);
     lock_since = wall_now();
     lock_waited += lock_since - t0;
@@ -246,13 +254,26 @@ void gl_gpu_lock(int exclusive)
 
 void gl_gpu_unlock(void)
 {
+    double t = wall_now();
+    const char *trace = getenv("GL_TRACE_LOCKS");
     if (gpu_lock_fd < 0)
         return;
-    lock_held[lock_mode] += wall_now() - lock_since;
+    lock_held[lock_mode] += t - lock_since;
+    if (trace) {
+        FILE *f = fopen(trace, "ae");
+        if (f) {
+            fprintf(f, "%s %s %s %.3f %.3f %.3f\n", GL_LAB.name, lock_what,
+                    lock_mode ? "alone" : "shared", lock_asked, lock_since, t);
+            fclose(f);
+        }
+    }
     flock(gpu_lock_fd, LOCK_UN);
     if (gpu_turn_fd >= 0)
         flock(gpu_turn_fd, LOCK_UN); /* held by an exclusive one; a no-op otherwise */
 }
+
+static int planning; /* plan(): the kit's baselines are timed */
+static char phase[96];
 
 static void run_test(const entry *e, gl_result *r)
 {
@@ -269,13 +290,22 @@ static void run_test(const entry *e, gl_result *r)
     sr = srunner_create(s);
     /* in this process: it runs only the kit's code; the student's runs in the subject */
     srunner_set_fork_status(sr, CK_NOFORK);
-    gl_gpu_lock(e->kind == GL_PERFORMANCE || e->kind == GL_PROFILE);
+    snprintf(phase, sizeof phase, "%s%s", planning ? "baselines:" : "", e->id);
+    gl_gpu_phase(phase);
+    /* a profile test only names its runs, then reads their counters: the session that
+     * runs them holds the GPU (profile.c) */
+    if (e->kind != GL_PROFILE) {
+        if (e->needs_gpu) /* the slow part of a start, while other labs hold the GPU */
+            gl_judge_prestart_subject(planning);
+        gl_gpu_lock(e->kind == GL_PERFORMANCE);
+    }
     gl_judge_test_begin(e->timeout_s, e->id);
     fflush(NULL);
     t0 = now();
     srunner_run_all(sr, CK_SILENT);
     r->seconds = now() - t0;
-    gl_gpu_unlock();
+    if (e->kind != GL_PROFILE)
+        gl_gpu_unlock();
     res = srunner_results(sr);
     rtype = tr_rtype(res[0]);
     st = gl_test_outcome();
@@ -445,7 +475,9 @@ static void init_result(const entry *e, gl_result *r)
 static void plan(const char *only)
 {
     int i;
+    gl_judge_prestart_subject(1); /* the kit's subject, for its baselines */
     gl_judge_plan(1);
+    planning = 1;
     for (i = 0; i < ntests; i++) {
         gl_result pr;
         if (tests[i].kind != GL_PERFORMANCE || (only && !gl_in_list(only, tests[i].id)))
@@ -454,7 +486,9 @@ static void plan(const char *only)
         run_test(&tests[i], &pr);
         kind_seconds[GL_PERFORMANCE] += pr.seconds;
     }
+    planning = 0;
     gl_judge_plan(0);
+    gl_judge_prestart_subject(0); /* the student's, while the file may still compile */
 }
 
 int main(int argc, char **argv)
@@ -503,6 +537,7 @@ int main(int argc, char **argv)
     }
     started = now();
     started_wall = wall_now();
+    signal(SIGPIPE, SIG_IGN); /* a subject that is gone says so through read, not by a signal */
     GL_LAB.add_tests();
     {   /* the sanitize kind: one test per launcher of the student's */
         const gl_launcher *l;
@@ -724,11 +759,9 @@ int main(int argc, char **argv)
         memset(res, 0, sizeof res);
         for (i = 0; i < nsanitize; i++)
             res[i].launcher = tests[sanitize[i]].launcher;
-        gl_gpu_lock(0); /* shares the GPU, but never with a timed or profiled test */
         t0 = now();
-        gl_sanitize_run(m.sanitizer, res, nsanitize);
+        gl_sanitize_run(m.sanitizer, res, nsanitize); /* it holds the GPU shared, a tool at a time */
         seconds = now() - t0;
-        gl_gpu_unlock();
         for (i = 0; i < nsanitize; i++) {
             const entry *e = &tests[sanitize[i]];
             gl_result r;
@@ -746,6 +779,7 @@ int main(int argc, char **argv)
         }
     }
     if (judge_ok) {
+        gl_gpu_phase("finish");
         gl_gpu_lock(0); /* the subject's context ends, then the judge's */
         gl_judge_finish();
         gl_judge_release();

@@ -122,6 +122,11 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
         argv[argc++] = "20";
         argv[argc] = NULL;
         gl_judge_wrap_subject(argv);
+        gl_judge_prestart_subject(0); /* the tool and the subject's context, unlocked */
+        /* shares the GPU, but never with a timed or profiled test; a tool at a time, so
+         * that a timed test waiting for its turn waits for one session, not three */
+        gl_gpu_phase(tools[t]);
+        gl_gpu_lock(0);
         old = gl_set_fail_handler(catch_failure);
         for (i = 0; i < n; i++) {
             gl_judge_test_begin(300, NULL);
@@ -130,7 +135,8 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
             gl_judge_test_end(0);
         }
         gl_set_fail_handler(old);
-        gl_judge_quit_and_wait(300.0);
+        gl_gpu_unlock();
+        gl_judge_quit_and_wait(300.0); /* the tool writes its log as the subject ends */
         gl_judge_wrap_subject(NULL);
         text = gl_read_file(log);
         remove(log);

@@ -560,7 +560,14 @@ int main(void)
     ready.pdeathsig = c.pdeathsig;
     snprintf(ready.why, sizeof ready.why, "%s", c.why);
 
-    /* 3. the student's code: its constructors run now, contained */
+    /* 3. the student's code: its constructors run now, contained, when the judge says so
+     * (it holds the GPU's lock then; what came before ran while it did not) */
+    {
+        gl_request rq;
+        if (read_all(FROM_JUDGE, &rq, sizeof rq) || rq.magic != GL_PROTO_MAGIC ||
+            rq.op != GL_OP_LOAD)
+            return 0; /* the judge is gone, or ends this subject before it is used */
+    }
     loading = 1;
     submission = dlopen(hello.submission, RTLD_NOW | RTLD_LOCAL);
     if (!submission)
