@@ -242,10 +242,10 @@ void gl_gpu_lock(int exclusive)
     if (gpu_lock_fd < 0)
         return;
     lock_asked = t0;
-    if (gpu_turn_fd >= 0 && !getenv("GL_LOCK_READER"))
+    if (gpu_turn_fd >= 0)
         lock_fd(gpu_turn_fd, exclusive ? LOCK_EX : LOCK_SH);
     lock_fd(gpu_lock_fd, exclusive ? LOCK_EX : LOCK_SH);
-    if (gpu_turn_fd >= 0 && !exclusive && !getenv("GL_LOCK_READER"))
+    if (gpu_turn_fd >= 0 && !exclusive)
         flock(gpu_turn_fd, LOCK_UN);
     lock_since = wall_now();
     lock_waited += lock_since - t0;
