@@ -7,8 +7,8 @@
  *                exact (unsigned integers); the launcher returns at once
  *   technique    in the kernels the launchers ran: classify_partitioned
  *                regroups in shared memory (an array and barriers); the
- *                contiguous block sum has no tid % (2 s) (no rem in its PTX)
- *                and the given one has, so the test can tell
+ *                contiguous block product has no tid % (2 s) (no rem in its
+ *                PTX) and the given one has, so the test can tell
  *   performance  against the lab's own given kernels, timed by the judge on
  *                fresh inputs every call
  *   profile      threads per executed instruction (Nsight Compute): near 32
@@ -28,7 +28,7 @@
  * measured numbers): a verdict must not flip between runs. */
 #define MIN_WARP_OVER_LANE 1.2          /* time ratios, 2^24 elements; the lane branch: 1.0 */
 #define MIN_PARTITIONED_OVER_CLASSIFY 2.0 /* one input in eight heavy: up to 8x */
-#define MIN_CONTIGUOUS_OVER_INTERLEAVED 1.3
+#define MIN_CONTIGUOUS_OVER_INTERLEAVED 1.9 /* the block products: the H200 2.98x (make calibrate) */
 /* active threads per executed warp instruction: the reference at least 1.5x the threshold
  * (make calibrate); the given kernels far below (the lane branch 16.5) */
 #define MIN_UNIFORM_THREADS 21.0
@@ -91,7 +91,7 @@ static void check_random(const char *launcher)
 
 CORRECTNESS(branch_by_warp)
 CORRECTNESS(classify_partitioned)
-CORRECTNESS(block_sums_contiguous)
+CORRECTNESS(block_products_contiguous)
 
 /* a block of one class fills the slots from one end only */
 GL_TEST(classify_partitioned_one_class)
@@ -199,11 +199,11 @@ static void check_baseline_has_rem(void)
 {
     char path[4200], *ptx = baseline_ptx(path, sizeof path);
     gl_ptx_entry e;
-    if (!ptx || gl_ptx_entry_find(ptx, "block_sums_interleaved_kernel", &e) != 0)
+    if (!ptx || gl_ptx_entry_find(ptx, "block_products_interleaved_kernel", &e) != 0)
         gl_check_fail("grader: the baselines' PTX (%s) is missing: rebuild the kit with make",
                       path);
     if (gl_ptx_count(&e, "rem") == 0)
-        gl_check_fail("grader: the given block_sums_interleaved_kernel has no rem in its PTX: "
+        gl_check_fail("grader: the given block_products_interleaved_kernel has no rem in its PTX: "
                       "this compiler turns tid %% (2 * s) into something else, and the test "
                       "cannot tell the two kernels apart");
     free(ptx);
@@ -222,16 +222,16 @@ static void check_contiguous(const char *kernel)
                       "step of the tree",
                       kernel, gl_ptx_barriers(&e));
     if (gl_ptx_count(&e, "ld.shared") == 0 || gl_ptx_count(&e, "st.shared") == 0)
-        gl_check_fail("%s does not add in shared memory (%d ld.shared, %d st.shared): the tree "
-                      "works on the __shared__ partial sums",
+        gl_check_fail("%s does not combine in shared memory (%d ld.shared, %d st.shared): the "
+                      "tree works on the __shared__ partial products",
                       kernel, gl_ptx_count(&e, "ld.shared"), gl_ptx_count(&e, "st.shared"));
     free(ptx);
 }
 
-GL_TEST(block_sums_contiguous_no_modulo)
+GL_TEST(block_products_contiguous_no_modulo)
 {
     check_baseline_has_rem();
-    FOR_EACH_KERNEL("block_sums_contiguous", "block_sums_contiguous_kernel", k)
+    FOR_EACH_KERNEL("block_products_contiguous", "block_products_contiguous_kernel", k)
         check_contiguous(k);
 }
 
@@ -360,10 +360,11 @@ GL_TEST(partitioned_vs_classify)
 
 GL_TEST(contiguous_vs_interleaved)
 {
-    expect_faster("block_sums_contiguous", "block_sums_interleaved",
+    expect_faster("block_products_contiguous", "block_products_interleaved",
                   MIN_CONTIGUOUS_OVER_INTERLEAVED,
                   "At each step the active threads should be 0, 1, 2, ...: whole warps finish "
-                  "early instead of every warp staying busy for a few lanes");
+                  "early instead of every warp running gf_mul for a few lanes (256 threads: "
+                  "12 warp-steps instead of 47)");
 }
 
 /* ---- profile: Nsight Compute counters ---- */
@@ -372,10 +373,11 @@ static const char *const thread_metrics[] = {"smsp__thread_inst_executed.sum",
                                              "smsp__inst_executed.sum"};
 
 /* Active threads per executed warp instruction of one launcher's kernels, on
- * 2^20 elements of random input. */
+ * 2^18 elements of random input (1024 blocks: the ratio of a full GPU, and a CPU check
+ * that keeps the profiled runs short). */
 static double threads_per_instruction(const char *launcher)
 {
-    const char *args[] = {launcher, "1048576", "random", NULL};
+    const char *args[] = {launcher, "262144", "random", NULL};
     double v[2];
     gl_profile(thread_metrics, 2, v, args);
     if (v[1] <= 0)
@@ -458,21 +460,21 @@ static void add_tests(void)
            "regrouped, one class, alternating, sorted");
     GL_ADD(classify_partitioned_async, GL_CORRECTNESS, 2, 30,
            "regrouped, launcher returns at once");
-    GL_ADD(block_sums_contiguous_small_n, GL_CORRECTNESS, 2, 15,
-           "contiguous sums, n = 0 .. 1000");
-    GL_ADD(block_sums_contiguous_whole_blocks, GL_CORRECTNESS, 1, 15,
-           "contiguous sums, n a multiple of 256");
-    GL_ADD(block_sums_contiguous_large_n, GL_CORRECTNESS, 1, 15,
-           "contiguous sums, n = 2^20 + 3, + 96");
-    GL_ADD(block_sums_contiguous_random, GL_CORRECTNESS, 1, 15,
-           "contiguous sums, n from the seed");
+    GL_ADD(block_products_contiguous_small_n, GL_CORRECTNESS, 2, 15,
+           "contiguous products, n = 0 .. 1000");
+    GL_ADD(block_products_contiguous_whole_blocks, GL_CORRECTNESS, 1, 15,
+           "contiguous products, n a multiple of 256");
+    GL_ADD(block_products_contiguous_large_n, GL_CORRECTNESS, 1, 15,
+           "contiguous products, n = 2^20 + 3, + 96");
+    GL_ADD(block_products_contiguous_random, GL_CORRECTNESS, 1, 15,
+           "contiguous products, n from the seed");
     GL_ADD(classify_partitioned_regroups, GL_TECHNIQUE, 3, 10,
            "regrouped: shared slots, barriers");
-    GL_ADD(block_sums_contiguous_no_modulo, GL_TECHNIQUE, 3, 10,
-           "contiguous sums: no tid % (2 s)");
+    GL_ADD(block_products_contiguous_no_modulo, GL_TECHNIQUE, 3, 10,
+           "contiguous products: no tid % (2 s)");
     GL_ADD(warp_vs_lane, GL_PERFORMANCE, 4, 120, "uniform branch faster than lane parity");
     GL_ADD(partitioned_vs_classify, GL_PERFORMANCE, 4, 120, "regrouped faster on random input");
-    GL_ADD(contiguous_vs_interleaved, GL_PERFORMANCE, 4, 120, "contiguous sums faster");
+    GL_ADD(contiguous_vs_interleaved, GL_PERFORMANCE, 4, 120, "contiguous products faster");
     GL_ADD(branch_by_warp_threads_per_instruction, GL_PROFILE, 5, 300,
            "uniform branch: ~32 threads per instruction");
     GL_ADD(classify_partitioned_threads_per_instruction, GL_PROFILE, 5, 300,

@@ -1,24 +1,25 @@
 /* 04-constant-memory.c: the grader's suite for lab 04-constant-memory.
  *
- *   correctness  the constant-tap convolution on n of every class (0, tiny, a
- *                multiple of 32 or of the block or not, 2^20 and 2^20 + 3, one
- *                drawn from the run's seed), after two set_taps in a row (the
- *                second counts); the lookup from global memory on the same
- *                classes, uniform and random indices; the long convolution
- *                with 1 to 1000 taps (a multiple of 32 or not), 20000 taps (80
- *                KB: past the 64 KB of constant memory) and a length drawn
- *                from the seed; each launcher returns at once
- *   technique    the kernels convolve_constant launches read c_taps (ld.const)
+ *   correctness  the polynomial with constant coefficients (degree 255, Horner's
+ *                rule) on n of every class (0, tiny, a multiple of 32 or of the
+ *                block or not, 2^20 and 2^20 + 3, one drawn from the run's
+ *                seed), after two set_coeffs in a row (the second counts); the
+ *                lookup from global memory on the same classes, uniform and
+ *                random indices; the long convolution with 1 to 1000 taps (a
+ *                multiple of 32 or not), 20000 taps (80 KB: past the 64 KB of
+ *                constant memory) and a length drawn from the seed; each
+ *                launcher returns at once
+ *   technique    the kernels poly_constant launches read c_coeffs (ld.const)
  *                and the file calls cudaMemcpyToSymbol; those of the lookup and
  *                the long convolution load through the read-only path
  *                (ld.global.nc), no ld.const
  *   performance  against the kit's own kernels, timed by the judge on fresh
  *                inputs (and fresh constant data) every round: constant vs
- *                global taps (64, at compile time); global vs constant table on
- *                random indices; global taps vs constant ones at 1024 run-time
- *                taps
- *   profile      global load instructions of the constant convolution (Nsight
- *                Compute): the taps no longer come from global memory
+ *                global coefficients (256, at compile-time addresses); global
+ *                vs constant table on random indices; global taps vs constant
+ *                ones at 1024 run-time taps
+ *   profile      global load instructions of the constant polynomial (Nsight
+ *                Compute): the coefficients no longer come from global memory
  *
  * Constant memory is state of the process that set it: every test sets it
  * (cm_set_for, lab.h) right before the launcher that reads it. */
@@ -28,6 +29,7 @@
 #include "lab.h"
 
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,47 +37,58 @@
 
 /* Thresholds, well inside what the reference shows (README.md has the
  * measured numbers): a verdict must not flip between runs. */
-#define MIN_CONSTANT_OVER_GLOBAL 1.3         /* time ratios: 64 taps, 2^24 outputs */
+#define MIN_CONSTANT_OVER_GLOBAL 1.6         /* time ratios: 256 coefficients, 2^24 outputs */
 #define MIN_GLOBAL_OVER_CONSTANT_RANDOM 20.0 /* the lookup on random indices, 2^24 outputs */
 #define MIN_LONG_OVER_RUNTIME 1.35           /* 1024 run-time taps, 2^22 outputs (H100 4.0x, 2.0x at 1/4 SMs) */
 #define PERF_LONG_TAPS 1024
-#define MAX_LOADS_PER_WARP (1.5 * CM_TAPS)   /* global loads per warp; global taps: 2 * CM_TAPS */
+#define MAX_LOADS_PER_WARP 8                 /* global loads per warp: x is 1; global coeffs: 257 */
 
 #define BIG ((1 << 20) + 3)
 
-/* convolve_global and convolve_constant have CM_TAPS taps, fixed */
-static int fixed_taps(const char *launcher)
-{
-    return !strcmp(launcher, "convolve_global") || !strcmp(launcher, "convolve_constant");
-}
-
 /* ---- correctness ---- */
 
-/* Random input and taps for n outputs of an ntaps filter; checks launcher on
- * each size (convolve_constant after two set_taps: the second must count). */
-static void check_conv(const char *launcher, const int *sizes, int nsizes, int ntaps)
+/* Random points and coefficients for n outputs; checks poly_constant on each
+ * size after two set_coeffs in a row (the second must count). */
+static void check_poly(const int *sizes, int nsizes)
 {
-    int s, twice = !strcmp(launcher, "convolve_constant");
-    char which[128] = "";
+    int s;
     gl_rng rng;
     gl_test_rng(&rng);
-    if (twice)
-        snprintf(which, sizeof which, ", after set_taps twice (the second set counts)");
-    else if (!fixed_taps(launcher))
-        snprintf(which, sizeof which, " and %d tap%s", ntaps, ntaps == 1 ? "" : "s");
     for (s = 0; s < nsizes; s++) {
         int n = sizes[s];
-        float *h_in, *h_taps, *h_first = gl_malloc((size_t)ntaps * sizeof(float));
+        float *h_x, *h_coeffs, *h_first = gl_malloc(CM_COEFFS * sizeof(float));
         char why[2048];
-        cm_conv_make(&rng, n, ntaps, &h_in, &h_taps);
-        gl_fill_float(&rng, h_first, (size_t)ntaps, -1.0f, 1.0f);
+        cm_poly_make(&rng, n, &h_x, &h_coeffs);
+        gl_fill_float(&rng, h_first, CM_COEFFS, -1.0f, 1.0f);
         snprintf(why, sizeof why, "%s",
-                 cm_conv_check(launcher, n, ntaps, h_in, twice ? h_first : NULL, h_taps, 0));
-        free(h_in);
-        free(h_taps);
+                 cm_poly_check("poly_constant", n, h_x, h_first, h_coeffs, 0));
+        free(h_x);
+        free(h_coeffs);
         free(h_first);
         if (*why)
-            gl_check_fail("%s with n = %d%s: %s", launcher, n, which, why);
+            gl_check_fail("poly_constant with n = %d, after set_coeffs twice (the second set "
+                          "counts): %s", n, why);
+    }
+}
+
+/* Random input and taps for n outputs of an ntaps filter; checks launcher on
+ * each size. */
+static void check_conv(const char *launcher, const int *sizes, int nsizes, int ntaps)
+{
+    int s;
+    gl_rng rng;
+    gl_test_rng(&rng);
+    for (s = 0; s < nsizes; s++) {
+        int n = sizes[s];
+        float *h_in, *h_taps;
+        char why[2048];
+        cm_conv_make(&rng, n, ntaps, &h_in, &h_taps);
+        snprintf(why, sizeof why, "%s", cm_conv_check(launcher, n, ntaps, h_in, h_taps, 0));
+        free(h_in);
+        free(h_taps);
+        if (*why)
+            gl_check_fail("%s with n = %d and %d tap%s: %s", launcher, n, ntaps,
+                          ntaps == 1 ? "" : "s", why);
     }
 }
 
@@ -107,12 +120,12 @@ static const int large_n[] = {1 << 20, BIG};
 
 GL_TEST(constant_small_n)
 {
-    check_conv("convolve_constant", small_n, NSMALL, CM_TAPS);
+    check_poly(small_n, NSMALL);
 }
 
 GL_TEST(constant_large_n)
 {
-    check_conv("convolve_constant", large_n, 2, CM_TAPS);
+    check_poly(large_n, 2);
 }
 
 GL_TEST(constant_random)
@@ -121,7 +134,7 @@ GL_TEST(constant_random)
     int n;
     gl_test_rng(&rng);
     n = (int)gl_rng_range(&rng, 1, 300000);
-    check_conv("convolve_constant", &n, 1, CM_TAPS);
+    check_poly(&n, 1);
 }
 
 GL_TEST(lookup_small_n)
@@ -170,15 +183,21 @@ GL_TEST(long_random)
     check_conv("convolve_long", &n, 1, ntaps);
 }
 
-/* One launcher once on n outputs (ntaps taps for the run-time lengths, CM_TAPS
- * for the others; random indices for the lookups), its constant data set
- * first; checked. Returns "" or why not. */
+/* One launcher once on n outputs (ntaps taps for the convolutions; random
+ * indices for the lookups), its constant data set first; checked. Returns ""
+ * or why not. */
 static const char *check_once(const char *launcher, const char *stream, int n, int ntaps)
 {
     static char why[2048];
     gl_rng rng;
     gl_rng_init(&rng, gl_seed(), stream);
-    if (cm_is_lookup(launcher)) {
+    if (cm_is_poly(launcher)) {
+        float *h_x, *h_coeffs;
+        cm_poly_make(&rng, n, &h_x, &h_coeffs);
+        snprintf(why, sizeof why, "%s", cm_poly_check(launcher, n, h_x, NULL, h_coeffs, 1));
+        free(h_x);
+        free(h_coeffs);
+    } else if (cm_is_lookup(launcher)) {
         int *h_idx;
         float *h_table;
         cm_lookup_make(&rng, n, 0, &h_idx, &h_table);
@@ -187,10 +206,8 @@ static const char *check_once(const char *launcher, const char *stream, int n, i
         free(h_table);
     } else {
         float *h_in, *h_taps;
-        if (fixed_taps(launcher))
-            ntaps = CM_TAPS;
         cm_conv_make(&rng, n, ntaps, &h_in, &h_taps);
-        snprintf(why, sizeof why, "%s", cm_conv_check(launcher, n, ntaps, h_in, NULL, h_taps, 1));
+        snprintf(why, sizeof why, "%s", cm_conv_check(launcher, n, ntaps, h_in, h_taps, 1));
         free(h_in);
         free(h_taps);
     }
@@ -203,8 +220,8 @@ typedef struct {
     const char *launcher;
     int n, ntaps;
     float *out;
-    const void *in;          /* device: in, or idx for a lookup (the delayed input) */
-    const float *data;       /* device: the taps, or the table */
+    const void *in;          /* device: x, in, or idx for a lookup (the delayed input) */
+    const float *data;       /* device: the coefficients, the taps, or the table */
     const void *h_in;        /* their host copies */
     const float *h_data;
 } queued;
@@ -212,7 +229,9 @@ typedef struct {
 static void queued_launch(void *ctx)
 {
     queued *q = ctx;
-    if (cm_is_lookup(q->launcher))
+    if (cm_is_poly(q->launcher))
+        cm_poly(q->launcher, q->out, q->in, q->data, q->n);
+    else if (cm_is_lookup(q->launcher))
         cm_lookup(q->launcher, q->out, q->in, q->data, q->n);
     else
         cm_convolve(q->launcher, q->out, q->in, q->data, q->ntaps, q->n);
@@ -225,7 +244,9 @@ static int queued_right(void *ctx)
     gl_cmp cmp;
     int right;
     GL_CUDA(cudaMemcpy(h, q->out, (size_t)q->n * sizeof(float), cudaMemcpyDeviceToHost));
-    if (cm_is_lookup(q->launcher))
+    if (cm_is_poly(q->launcher))
+        right = cm_poly_compare(h, q->h_in, q->h_data, q->n, 1, &cmp) == 0;
+    else if (cm_is_lookup(q->launcher))
         right = cm_lookup_compare(h, q->h_in, q->h_data, q->n, &cmp) == 0;
     else
         right = cm_conv_compare(h, q->h_in, q->h_data, q->ntaps, q->n, 1, &cmp) == 0;
@@ -236,10 +257,12 @@ static int queued_right(void *ctx)
 static void check_async(const char *launcher, int ntaps)
 {
     const int n = BIG;
-    int lookup = cm_is_lookup(launcher), *h_idx = NULL;
+    int poly = cm_is_poly(launcher), lookup = cm_is_lookup(launcher), *h_idx = NULL;
     float *h_in = NULL, *h_data;
-    size_t in_bytes = lookup ? (size_t)n * sizeof(int) : ((size_t)n + ntaps - 1) * sizeof(float),
-           data_bytes = (size_t)(lookup ? CM_TABLE : ntaps) * sizeof(float);
+    size_t in_bytes = lookup ? (size_t)n * sizeof(int)
+                      : poly ? (size_t)n * sizeof(float)
+                             : ((size_t)n + ntaps - 1) * sizeof(float),
+           data_bytes = (size_t)(lookup ? CM_TABLE : poly ? CM_COEFFS : ntaps) * sizeof(float);
     gl_buf staged = gl_buf_alloc(in_bytes, 0), in = gl_buf_alloc(in_bytes, 0),
            data = gl_buf_alloc(data_bytes, 0), out = gl_buf_alloc((size_t)n * sizeof(float), 0);
     gl_queue_buffers b = {in.ptr, staged.ptr, in_bytes, out.ptr, (size_t)n * sizeof(float)};
@@ -249,13 +272,15 @@ static void check_async(const char *launcher, int ntaps)
     gl_test_rng(&rng);
     if (lookup)
         cm_lookup_make(&rng, n, 0, &h_idx, &h_data);
+    else if (poly)
+        cm_poly_make(&rng, n, &h_in, &h_data);
     else
         cm_conv_make(&rng, n, ntaps, &h_in, &h_data);
     q.h_in = lookup ? (const void *)h_idx : (const void *)h_in;
     q.h_data = h_data;
     gl_buf_upload(&staged, q.h_in);
     gl_buf_upload(&data, h_data);
-    cm_set_for(launcher, h_data, ntaps); /* set_taps, in the process that runs the launcher */
+    cm_set_for(launcher, h_data, ntaps); /* set_coeffs, in the process that runs the launcher */
     gl_expect_queued(launcher, queued_launch, queued_right, &q, &b);
     gl_buf_free(&staged);
     gl_buf_free(&in);
@@ -268,7 +293,7 @@ static void check_async(const char *launcher, int ntaps)
 
 GL_TEST(constant_async)
 {
-    check_async("convolve_constant", CM_TAPS);
+    check_async("poly_constant", 0);
 }
 
 GL_TEST(lookup_async)
@@ -344,42 +369,42 @@ static int baseline_ld_const(const char *kernel)
     return n;
 }
 
-static void check_reads_c_taps(const char *kernel)
+static void check_reads_c_coeffs(const char *kernel)
 {
     gl_ptx_entry e;
     char *ptx = gl_kernel_ptx(kernel, &e);
-    long bytes = const_array_bytes(ptx, "c_taps");
+    long bytes = const_array_bytes(ptx, "c_coeffs");
     int ld_const;
 
     if (bytes < 0)
-        gl_check_fail("the PTX of constant_memory.cu has no __constant__ array c_taps (.const "
-                      "... c_taps[%d]): keep `__constant__ float c_taps[CM_TAPS];` of the "
-                      "starting file, and read the taps from it",
-                      (int)(CM_TAPS * sizeof(float)));
-    if (bytes != (long)(CM_TAPS * sizeof(float)))
-        gl_check_fail("c_taps has %ld bytes in the PTX, where CM_TAPS floats take %d: declare it "
-                      "`__constant__ float c_taps[CM_TAPS];`",
-                      bytes, (int)(CM_TAPS * sizeof(float)));
+        gl_check_fail("the PTX of constant_memory.cu has no __constant__ array c_coeffs (.const "
+                      "... c_coeffs[%d]): keep `__constant__ float c_coeffs[CM_COEFFS];` of the "
+                      "starting file, and read the coefficients from it",
+                      (int)(CM_COEFFS * sizeof(float)));
+    if (bytes != (long)(CM_COEFFS * sizeof(float)))
+        gl_check_fail("c_coeffs has %ld bytes in the PTX, where CM_COEFFS floats take %d: "
+                      "declare it `__constant__ float c_coeffs[CM_COEFFS];`",
+                      bytes, (int)(CM_COEFFS * sizeof(float)));
     ld_const = gl_ptx_count(&e, "ld.const");
-    if (ld_const == 0 || !entry_names(&e, "c_taps"))
-        gl_check_fail("%s reads no taps from constant memory (%d ld.const in its PTX, %s): task "
-                      "1 reads c_taps[k] in the kernel, where every lane of a warp reads the "
-                      "same tap at the same time (a broadcast)",
+    if (ld_const == 0 || !entry_names(&e, "c_coeffs"))
+        gl_check_fail("%s reads no coefficients from constant memory (%d ld.const in its PTX, "
+                      "%s): task 1 reads c_coeffs[k] in the kernel, where every lane of a warp "
+                      "reads the same coefficient at the same time (a broadcast)",
                       kernel, ld_const,
-                      entry_names(&e, "c_taps") ? "c_taps named" : "c_taps never named");
-    gl_test_note("%d ld.const from c_taps (%ld bytes) in %s", ld_const, bytes, kernel);
+                      entry_names(&e, "c_coeffs") ? "c_coeffs named" : "c_coeffs never named");
+    gl_test_note("%d ld.const from c_coeffs (%ld bytes) in %s", ld_const, bytes, kernel);
     free(ptx);
 }
 
-GL_TEST(constant_reads_c_taps)
+GL_TEST(constant_reads_c_coeffs)
 {
-    int given = baseline_ld_const("convolve_global_kernel");
+    int given = baseline_ld_const("poly_global_kernel");
     /* the test tells the two apart: the given kernel has none */
     if (given)
-        gl_check_fail("grader: the given convolve_global_kernel has ld.const in its PTX: this "
+        gl_check_fail("grader: the given poly_global_kernel has ld.const in its PTX: this "
                       "compiler puts global data in constant memory by itself, and the test "
                       "cannot tell");
-    FOR_EACH_KERNEL("convolve_constant", "convolve_constant_kernel", k) check_reads_c_taps(k);
+    FOR_EACH_KERNEL("poly_constant", "poly_constant_kernel", k) check_reads_c_coeffs(k);
 }
 
 /* Does the student's library import symbol (an undefined dynamic symbol,
@@ -423,15 +448,16 @@ static int library_imports(const char *const *symbols, int nsymbols, char *found
     return hit;
 }
 
-GL_TEST(set_taps_to_symbol)
+GL_TEST(set_coeffs_to_symbol)
 {
     static const char *const copies[] = {"cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync",
                                          "cudaGetSymbolAddress"};
     char found[64] = "";
     if (!library_imports(copies, 3, found, sizeof found))
         gl_check_fail("constant_memory.cu never calls cudaMemcpyToSymbol: constant memory is "
-                      "written from the host, and set_taps copies the taps into c_taps with "
-                      "cudaMemcpyToSymbol(c_taps, taps, CM_TAPS * sizeof(float))");
+                      "written from the host, and set_coeffs copies the coefficients into "
+                      "c_coeffs with cudaMemcpyToSymbol(c_coeffs, coeffs, CM_COEFFS * "
+                      "sizeof(float))");
     gl_test_note("constant_memory.cu calls %s", found);
 }
 
@@ -478,25 +504,25 @@ GL_TEST(long_readonly)
 
 typedef struct {
     const char *launcher, *reference; /* reference: the kit's launcher verify compares with */
-    int lookup, n, ntaps;
-    size_t floats;                    /* of each set's taps or table */
+    int poly, lookup, n, ntaps;
+    size_t floats;                    /* of each set's coefficients, taps or table */
     float *h_data;                    /* PERF_SETS of them, host */
     gl_buf in[PERF_SETS], data[PERF_SETS], out[PERF_SETS];
     gl_buf again, again_data, expected; /* an input and data made again, the kit's out of them */
 } perf;
 
-/* Input i of a round (in or idx), made on the GPU from the seed: the same again in verify,
- * whatever the launcher did to the buffer. */
+/* Input i of a round (x, in or idx), made on the GPU from the seed: the same again in
+ * verify, whatever the launcher did to the buffer. */
 static void perf_input(const perf *p, void *dst, int round, int i)
 {
     if (p->lookup)
         gl_device_fill_int(dst, (size_t)p->n, 0, CM_TABLE - 1, gl_call_seed(round, i, PERF_SETS));
     else
-        gl_device_fill_float(dst, (size_t)p->n + p->ntaps - 1, -1.0f, 1.0f,
+        gl_device_fill_float(dst, (size_t)p->n + (p->poly ? 0 : p->ntaps - 1), -1.0f, 1.0f,
                              gl_call_seed(round, i, PERF_SETS));
 }
 
-/* Fresh inputs (in or idx, on the GPU), fresh taps or table for each set
+/* Fresh inputs (x, in or idx, on the GPU), fresh coefficients, taps or table for each set
  * (one for the whole round where the launcher reads them from constant
  * memory, set here), poisoned outputs. */
 static void perf_prepare(void *ctx, int round)
@@ -519,7 +545,9 @@ static void perf_prepare(void *ctx, int round)
 static void perf_call(void *ctx, int i)
 {
     perf *p = ctx;
-    if (p->lookup)
+    if (p->poly)
+        cm_poly(p->launcher, p->out[i].ptr, p->in[i].ptr, p->data[i].ptr, p->n);
+    else if (p->lookup)
         cm_lookup(p->launcher, p->out[i].ptr, p->in[i].ptr, p->data[i].ptr, p->n);
     else
         cm_convolve(p->launcher, p->out[i].ptr, p->in[i].ptr, p->data[i].ptr, p->ntaps, p->n);
@@ -527,19 +555,28 @@ static void perf_call(void *ctx, int i)
 
 /* Every output of the round against the kit's own launcher on the same
  * input and data, made again, within CM_REL_TOL of the sum of the terms' magnitudes (a quarter
- * per tap, a half per table read, on these uniform inputs). */
+ * per tap, a half per table read, on these uniform inputs; for the polynomial, whose sum goes
+ * from |c[0]| at x = 0 to sum |c[k]| at |x| = 1, the largest). */
 static void perf_verify(void *ctx, int round)
 {
     perf *p = ctx;
     size_t first, wrong;
     float atol = (float)(CM_REL_TOL * (p->lookup ? 0.5 * CM_LOOKUPS : 0.25 * p->ntaps));
-    int i;
+    int i, k;
     for (i = 0; i < PERF_SETS; i++) {
         const float *h = p->h_data + (size_t)i * p->floats;
+        if (p->poly) {
+            double mag = 0.0;
+            for (k = 0; k < CM_COEFFS; k++)
+                mag += fabs((double)h[k]);
+            atol = (float)(CM_REL_TOL * mag);
+        }
         perf_input(p, p->again.ptr, round, i);
         gl_buf_upload(&p->again_data, h);
         cm_set_for(p->reference, h, p->ntaps);
-        if (p->lookup)
+        if (p->poly)
+            cm_poly(p->reference, p->expected.ptr, p->again.ptr, p->again_data.ptr, p->n);
+        else if (p->lookup)
             cm_lookup(p->reference, p->expected.ptr, p->again.ptr, p->again_data.ptr, p->n);
         else
             cm_convolve(p->reference, p->expected.ptr, p->again.ptr, p->again_data.ptr,
@@ -574,12 +611,15 @@ static void perf_begin(perf *p, const char *launcher, const char *reference, int
     memset(p, 0, sizeof *p);
     p->launcher = launcher;
     p->reference = reference;
+    p->poly = cm_is_poly(launcher);
     p->lookup = cm_is_lookup(launcher);
     p->n = n;
     p->ntaps = ntaps;
-    p->floats = p->lookup ? CM_TABLE : (size_t)ntaps;
+    p->floats = p->lookup ? CM_TABLE : p->poly ? CM_COEFFS : (size_t)ntaps;
     p->h_data = gl_malloc(PERF_SETS * p->floats * sizeof(float));
-    in_bytes = p->lookup ? (size_t)n * sizeof(int) : ((size_t)n + ntaps - 1) * sizeof(float);
+    in_bytes = p->lookup ? (size_t)n * sizeof(int)
+               : p->poly ? (size_t)n * sizeof(float)
+                         : ((size_t)n + ntaps - 1) * sizeof(float);
     for (i = 0; i < PERF_SETS; i++) {
         p->in[i] = gl_buf_alloc(in_bytes, 0);
         p->data[i] = gl_buf_alloc(p->floats * sizeof(float), 0);
@@ -604,7 +644,7 @@ static void perf_end(perf *p)
     free(p->h_data);
 }
 
-/* Milliseconds per call of launcher on n outputs (ntaps taps); a student's
+/* Milliseconds per call of launcher on n outputs (ntaps taps for a convolution); a student's
  * outputs are verified against the kit's `reference` every round. */
 static double ms_per_call(const char *launcher, const char *reference, int n, int ntaps)
 {
@@ -642,11 +682,14 @@ static void expect_faster(const char *fast, const char *slow, int n, int ntaps, 
 
 GL_TEST(constant_vs_global)
 {
-    expect_faster("convolve_constant", "convolve_global", perf_n(24), CM_TAPS,
-                  MIN_CONSTANT_OVER_GLOBAL, "with 64 taps",
-                  "Every lane of a warp reads the same tap at the same time: read it from "
-                  "c_taps[k], with the loop unrolled (#pragma unroll), so that the tap is a "
-                  "broadcast from the constant cache and not a load from global memory");
+    expect_faster("poly_constant", "poly_global", perf_n(24), 0, MIN_CONSTANT_OVER_GLOBAL,
+                  "with 256 coefficients",
+                  "Every lane of a warp reads the same coefficient at the same time: read it "
+                  "from c_coeffs[k], with the loop unrolled (#pragma unroll), so that the "
+                  "coefficient is a broadcast from the constant cache, an operand of the FFMA, "
+                  "and not a load from global memory; and evaluate by Horner's rule (acc = acc * "
+                  "x + c[k]), one multiply-add per coefficient, as the given kernel does: a sum "
+                  "of powers does two per coefficient, and the lab compares like with like");
 }
 
 GL_TEST(long_vs_constant_runtime)
@@ -675,48 +718,54 @@ GL_TEST(constant_global_loads)
     static const char *const metrics[] = {"smsp__sass_inst_executed_op_global_ld.sum",
                                           "smsp__sass_inst_executed_op_global_st.sum"};
     const int n = 1 << 18; /* the counts per warp do not depend on n; SASS counters are slow */
-    const char *args[] = {"convolve_constant", "262144", NULL};
+    const char *args[] = {"poly_constant", "262144", NULL};
     double v[2], per_warp;
     gl_profile(metrics, 2, v, args);
     per_warp = v[0] / (n / 32.0);
     gl_test_margin(per_warp, MAX_LOADS_PER_WARP, 0);
     if (per_warp > MAX_LOADS_PER_WARP)
-        gl_check_fail("convolve_constant executed %.0f warp-level global load instructions for "
-                      "%d outputs: %.1f per warp of 32 outputs, where the %d input values take "
-                      "%d and taps from constant memory none (taps from global memory make it "
-                      "%d). Stores: %.0f",
-                      v[0], n, per_warp, CM_TAPS, CM_TAPS, 2 * CM_TAPS, v[1]);
-    gl_test_note("%.0f global load instructions for %d outputs: %.1f per warp (at most %.1f; "
-                 "global taps: %d); %.0f stores",
-                 v[0], n, per_warp, MAX_LOADS_PER_WARP, 2 * CM_TAPS, v[1]);
+        gl_check_fail("the coefficients come from global memory: poly_constant executed %.0f "
+                      "warp-level global load instructions for %d outputs, %.1f per warp of 32 "
+                      "outputs, where its x takes 1 and coefficients read from c_coeffs none "
+                      "(from global memory they add %d: %d in all). Read c_coeffs[k] in the "
+                      "unrolled loop. Stores: %.0f",
+                      v[0], n, per_warp, CM_COEFFS, CM_COEFFS + 1, v[1]);
+    gl_test_note("%.0f global load instructions for %d outputs: %.1f per warp (at most %d; "
+                 "global coefficients: %d); %.0f stores",
+                 v[0], n, per_warp, MAX_LOADS_PER_WARP, CM_COEFFS + 1, v[1]);
 }
 
 /* Under Nsight Compute: one launcher once on N outputs (and NTAPS taps). */
 static const char *run_once(int argc, char **argv)
 {
-    long n, ntaps = CM_TAPS;
+    long n, ntaps = 64;
     const gl_launcher *l = argc >= 1 ? gl_launcher_find(argv[0]) : NULL;
     if (argc < 2 || argc > 3 || !l || !strcmp(l->layout, "h") || !strcmp(l->layout, "hi") ||
         gl_parse_long(argv[1], 0, 1L << 28, &n) ||
         (argc == 3 && gl_parse_long(argv[2], 1, 100000, &ntaps)))
-        return "usage: LAUNCHER N [NTAPS]  (a convolution or a lookup; NTAPS for "
-               "convolve_long and convolve_constant_runtime, default 64)";
+        return "usage: LAUNCHER N [NTAPS]  (a polynomial, a convolution or a lookup; NTAPS "
+               "for convolve_long and convolve_constant_runtime, default 64)";
     return check_once(argv[0], "run_once", (int)n, (int)ntaps);
 }
 
-/* One call on a small problem, to see which kernels a launcher launches. */
+/* One call on a small problem, to see which kernels a launcher launches (a
+ * setter: the call of the launcher that reads what it sets, which calls it). */
 static void probe(const char *launcher)
 {
+    if (!strcmp(launcher, "set_coeffs"))
+        launcher = "poly_constant";
     check_once(launcher, "probe", 1000, 100);
 }
 
 static void add_tests(void)
 {
     GL_ADD(constant_small_n, GL_CORRECTNESS, 2, 15,
-           "constant taps, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096");
-    GL_ADD(constant_large_n, GL_CORRECTNESS, 2, 15, "constant taps, n = 2^20 and 2^20 + 3");
-    GL_ADD(constant_random, GL_CORRECTNESS, 1, 15, "constant taps, n drawn from the seed");
-    GL_ADD(constant_async, GL_CORRECTNESS, 2, 30, "constant taps, launcher returns at once");
+           "constant coefficients, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096");
+    GL_ADD(constant_large_n, GL_CORRECTNESS, 2, 15,
+           "constant coefficients, n = 2^20 and 2^20 + 3");
+    GL_ADD(constant_random, GL_CORRECTNESS, 1, 15, "constant coefficients, n drawn from the seed");
+    GL_ADD(constant_async, GL_CORRECTNESS, 2, 30,
+           "constant coefficients, launcher returns at once");
     GL_ADD(lookup_small_n, GL_CORRECTNESS, 2, 15,
            "global lookup, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096");
     GL_ADD(lookup_large_n, GL_CORRECTNESS, 2, 15, "global lookup, n = 2^20 and 2^20 + 3");
@@ -726,16 +775,19 @@ static void add_tests(void)
     GL_ADD(long_past_64kb, GL_CORRECTNESS, 3, 15, "long filter, 20000 taps (80 KB)");
     GL_ADD(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from the seed");
     GL_ADD(long_async, GL_CORRECTNESS, 1, 30, "long filter, launcher returns at once");
-    GL_ADD(constant_reads_c_taps, GL_TECHNIQUE, 3, 10, "constant taps: ld.const from c_taps");
-    GL_ADD(set_taps_to_symbol, GL_TECHNIQUE, 2, 10, "set_taps: cudaMemcpyToSymbol");
+    GL_ADD(constant_reads_c_coeffs, GL_TECHNIQUE, 3, 10,
+           "constant coefficients: ld.const from c_coeffs");
+    GL_ADD(set_coeffs_to_symbol, GL_TECHNIQUE, 2, 10, "set_coeffs: cudaMemcpyToSymbol");
     GL_ADD(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc");
     GL_ADD(long_readonly, GL_TECHNIQUE, 2, 10, "long filter: ld.global.nc");
-    GL_ADD(constant_vs_global, GL_PERFORMANCE, 4, 120, "constant taps faster than global");
+    GL_ADD(constant_vs_global, GL_PERFORMANCE, 4, 120,
+           "constant coefficients faster than global");
     GL_ADD(lookup_random_global_vs_constant, GL_PERFORMANCE, 4, 120,
            "random lookup: global faster than constant");
     GL_ADD(long_vs_constant_runtime, GL_PERFORMANCE, 4, 120,
            "1024 run-time taps: global faster than constant");
-    GL_ADD(constant_global_loads, GL_PROFILE, 5, 300, "constant taps: no global tap loads");
+    GL_ADD(constant_global_loads, GL_PROFILE, 5, 300,
+           "constant coefficients: no global coefficient loads");
 }
 
 /* the largest tests: 8 inputs and 8 outputs of 2^24 floats (or ints) and the expected

@@ -63,24 +63,25 @@ __global__ void classify_kernel(unsigned *out, const unsigned *in, int n)
     }
 }
 
-/* The first reduction of the notes: at step s, the threads whose tid is a
- * multiple of 2s add. Every warp stays busy while most of its lanes idle,
- * and tid % (2 * s) is an integer division. */
-__global__ void block_sums_interleaved_kernel(unsigned *sums, const unsigned *in, int n)
+/* The first reduction of the notes, combining with gf_mul (divergence.h)
+ * instead of +: at step s, the threads whose tid is a multiple of 2s combine.
+ * Every warp stays busy while most of its lanes idle, and tid % (2 * s) is an
+ * integer division. Elements from n on count as 1, gf_mul's identity. */
+__global__ void block_products_interleaved_kernel(unsigned *products, const unsigned *in, int n)
 {
     __shared__ unsigned partial[DIV_BLOCK];
     unsigned tid = threadIdx.x;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
 
-    partial[tid] = i < n ? in[i] : 0;
+    partial[tid] = i < n ? in[i] : 1u;
     __syncthreads();
     for (unsigned s = 1; s < blockDim.x; s *= 2) {
         if (tid % (2 * s) == 0)
-            partial[tid] += partial[tid + s];
+            partial[tid] = gf_mul(partial[tid], partial[tid + s]);
         __syncthreads();
     }
     if (tid == 0)
-        sums[blockIdx.x] = partial[0];
+        products[blockIdx.x] = partial[0];
 }
 
 void branch_by_lane(unsigned *out, const unsigned *in, int n)
@@ -107,8 +108,8 @@ void classify(unsigned *out, const unsigned *in, int n)
         classify_kernel<<<div_blocks(n), DIV_BLOCK>>>(out, in, n);
 }
 
-void block_sums_interleaved(unsigned *sums, const unsigned *in, int n)
+void block_products_interleaved(unsigned *products, const unsigned *in, int n)
 {
     if (n > 0)
-        block_sums_interleaved_kernel<<<div_blocks(n), DIV_BLOCK>>>(sums, in, n);
+        block_products_interleaved_kernel<<<div_blocks(n), DIV_BLOCK>>>(products, in, n);
 }

@@ -77,7 +77,25 @@ DIV_FN unsigned classify_one(unsigned x)
     return is_heavy(x) ? hash_even(x) : light_work(x);
 }
 
-/* The number of block sums for n elements: one per DIV_BLOCK elements. */
+/* Task 3's combine: a multiplication in GF(2^32), the carry-less arithmetic of
+ * CRCs and (in GF(2^128)) of AES-GCM's GHASH: carry-less multiplication modulo
+ * x^32 + x^7 + x^3 + x^2 + 1, an irreducible polynomial. It is associative and
+ * commutative with identity 1, so every tree over a block gives the same
+ * product; and it costs about two hundred instructions (a few per bit of b), so
+ * the steps of the tree, not the loads, are the kernel's cost. The ?: are
+ * selects, not branches: every lane runs the same instructions. */
+DIV_FN unsigned gf_mul(unsigned a, unsigned b)
+{
+    unsigned r = 0;
+    for (int i = 0; i < 32; i++) {
+        r ^= (b & 1u) ? a : 0u;
+        b >>= 1;
+        a = (a << 1) ^ ((a >> 31) ? 0x8Du : 0u);
+    }
+    return r;
+}
+
+/* The number of block products for n elements: one per DIV_BLOCK elements. */
 DIV_FN int div_blocks(int n)
 {
     return (n + DIV_BLOCK - 1) / DIV_BLOCK;
@@ -111,15 +129,15 @@ void classify(unsigned *out, const unsigned *in, int n);
  * that a warp's lanes (all but one warp's) take the same branch. */
 void classify_partitioned(unsigned *out, const unsigned *in, int n);
 
-/* ---- task 3: sums[b] = in[b * DIV_BLOCK] + ... + in[b * DIV_BLOCK + DIV_BLOCK - 1]
- * (elements from n on count as 0; unsigned, so it wraps exactly), for every
+/* ---- task 3: products[b] = gf_mul of in[b * DIV_BLOCK] ... in[b * DIV_BLOCK
+ * + DIV_BLOCK - 1] (elements from n on count as 1, the identity), for every
  * b < div_blocks(n) ---- */
 
 /* Given: a tree in shared memory whose active threads are tid % (2 * s) == 0. */
-void block_sums_interleaved(unsigned *sums, const unsigned *in, int n);
+void block_products_interleaved(unsigned *products, const unsigned *in, int n);
 
 /* Task 3: the same tree with the active threads contiguous: 0, 1, 2, ... */
-void block_sums_contiguous(unsigned *sums, const unsigned *in, int n);
+void block_products_contiguous(unsigned *products, const unsigned *in, int n);
 
 #ifdef __cplusplus
 }

@@ -20,8 +20,8 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {"same_code_by_warp", "ppi", call_div, GL_GIVEN},
     {"classify", "ppi", call_div, GL_GIVEN},
     {"classify_partitioned", "ppi", call_div, 0},
-    {"block_sums_interleaved", "ppi", call_div, GL_GIVEN},
-    {"block_sums_contiguous", "ppi", call_div, 0},
+    {"block_products_interleaved", "ppi", call_div, GL_GIVEN},
+    {"block_products_contiguous", "ppi", call_div, 0},
     {NULL, NULL, NULL, 0},
 };
 
@@ -39,19 +39,20 @@ div_work div_work_of(const char *launcher)
         return DIV_SAME_CODE;
     if (!strncmp(launcher, "classify", 8))
         return DIV_CLASSIFY;
-    return DIV_BLOCK_SUMS;
+    return DIV_BLOCK_PRODUCTS;
 }
 
 size_t div_outputs(div_work what, int n)
 {
-    return what == DIV_BLOCK_SUMS ? (size_t)div_blocks(n) : (size_t)n;
+    return what == DIV_BLOCK_PRODUCTS ? (size_t)div_blocks(n) : (size_t)n;
 }
 
 void div_reference(div_work what, const unsigned *in, unsigned *ref, int n)
 {
-    int i;
-    if (what == DIV_BLOCK_SUMS)
-        memset(ref, 0, div_outputs(what, n) * sizeof(unsigned));
+    int i, b;
+    if (what == DIV_BLOCK_PRODUCTS) /* from 1, the identity: elements from n on change nothing */
+        for (b = 0; b < div_blocks(n); b++)
+            ref[b] = 1u;
     for (i = 0; i < n; i++)
         switch (what) {
         case DIV_HASH:
@@ -63,8 +64,8 @@ void div_reference(div_work what, const unsigned *in, unsigned *ref, int n)
         case DIV_CLASSIFY:
             ref[i] = classify_one(in[i]);
             break;
-        case DIV_BLOCK_SUMS:
-            ref[i / DIV_BLOCK] += in[i];
+        case DIV_BLOCK_PRODUCTS:
+            ref[i / DIV_BLOCK] = gf_mul(ref[i / DIV_BLOCK], in[i]);
             break;
         }
 }
@@ -135,13 +136,14 @@ static const char *hint(div_work what, const gl_cmp *c)
                    "on? Are the counters zeroed, and a __syncthreads() between the steps?";
         return "Wrong values: the heavy work goes to the elements is_heavy() picks, the light "
                "work to the others; the element a thread processes is slot[t], not its own i";
-    case DIV_BLOCK_SUMS:
+    case DIV_BLOCK_PRODUCTS:
         if (c->unwritten)
-            return "Some block sums were never written: thread 0 of every block writes "
-                   "partial[0]";
-        return "Wrong sums: at step s, thread tid adds partial[2 s tid + s] into "
-               "partial[2 s tid] when 2 s tid < blockDim.x, and a __syncthreads() follows "
-               "every step; elements from n on count as 0";
+            return "Some block products were never written: thread 0 of every block writes "
+                   "partial[0], at products[blockIdx.x]";
+        return "Wrong products: at step s, thread tid combines partial[2 s tid + s] into "
+               "partial[2 s tid] with gf_mul when 2 s tid < blockDim.x, and a "
+               "__syncthreads() follows every step; elements from n on count as 1 (the "
+               "identity), not 0";
     }
     return "";
 }
@@ -150,7 +152,7 @@ const char *div_check(const char *launcher, int n, const unsigned *h_in)
 {
     static char why[2048];
     div_work what = div_work_of(launcher);
-    const char *name = what == DIV_BLOCK_SUMS ? "sums" : "out";
+    const char *name = what == DIV_BLOCK_PRODUCTS ? "products" : "out";
     size_t room = (size_t)n + DIV_ROOM, bytes = room * sizeof(unsigned),
            count = div_outputs(what, n), i;
     unsigned *h_out = alloc_or_fail(bytes), *h_ref = alloc_or_fail(bytes),
@@ -181,9 +183,10 @@ const char *div_check(const char *launcher, int n, const unsigned *h_in)
             snprintf(why, sizeof why, "changed `in`: the input is read-only");
         else if (i < room)
             snprintf(why, sizeof why, "wrote %s[%zu], past the last of its %zu %s: only %s",
-                     name, i, count, what == DIV_BLOCK_SUMS ? "block sums" : "elements",
-                     what == DIV_BLOCK_SUMS ? "thread 0 of each block writes, at sums[blockIdx.x]"
-                                            : "elements i < n are written");
+                     name, i, count, what == DIV_BLOCK_PRODUCTS ? "block products" : "elements",
+                     what == DIV_BLOCK_PRODUCTS
+                         ? "thread 0 of each block writes, at products[blockIdx.x]"
+                         : "elements i < n are written");
         else if (gl_compare_uint(h_ref, h_out, count, &cmp)) {
             char d[1024];
             gl_cmp_describe(&cmp, name, NULL, NULL, d, sizeof d);

@@ -13,10 +13,10 @@
 void div_run(const char *name, unsigned *out, const unsigned *in, int n);
 
 /* What a launcher computes (divergence.h): the lane-parity hashes (task 1),
- * the trap's hash_with, classify_one (task 2), the block sums (task 3). */
-typedef enum { DIV_HASH, DIV_SAME_CODE, DIV_CLASSIFY, DIV_BLOCK_SUMS } div_work;
+ * the trap's hash_with, classify_one (task 2), the block products (task 3). */
+typedef enum { DIV_HASH, DIV_SAME_CODE, DIV_CLASSIFY, DIV_BLOCK_PRODUCTS } div_work;
 div_work div_work_of(const char *launcher);
-/* Its outputs for n elements: n, or div_blocks(n) block sums. */
+/* Its outputs for n elements: n, or div_blocks(n) block products. */
 size_t div_outputs(div_work what, int n);
 /* The CPU's answer (div_outputs(what, n) values into ref). */
 void div_reference(div_work what, const unsigned *in, unsigned *ref, int n);

@@ -12,24 +12,25 @@
 __constant__ float c_table[CM_TABLE];
 __constant__ float c_taps_runtime[CM_MAX_CONST_TAPS];
 
-/* Task 1's baseline: every thread loads all CM_TAPS taps from global memory,
- * beside the CM_TAPS input values it needs. */
-__global__ void convolve_global_kernel(float *out, const float *in, const float *taps, int n)
+/* Task 1's baseline: every thread loads all CM_COEFFS coefficients from
+ * global memory, beside the one x it needs. */
+__global__ void poly_global_kernel(float *out, const float *x, const float *coeffs, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        float sum = 0.0f;
+        float v = x[i];
+        float acc = coeffs[CM_COEFFS - 1];
 #pragma unroll
-        for (int k = 0; k < CM_TAPS; k++)
-            sum += taps[k] * in[i + k];
-        out[i] = sum;
+        for (int k = CM_COEFFS - 2; k >= 0; k--)
+            acc = acc * v + coeffs[k];
+        out[i] = acc;
     }
 }
 
-void convolve_global(float *out, const float *in, const float *taps, int n)
+void poly_global(float *out, const float *x, const float *coeffs, int n)
 {
     if (n > 0)
-        convolve_global_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, in, taps, n);
+        poly_global_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, x, coeffs, n);
 }
 
 /* Task 2's baseline: the table in constant memory. The index comes from

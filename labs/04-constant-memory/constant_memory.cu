@@ -8,23 +8,26 @@
  * `make run LAB=04` shows where you are, `make check LAB=04` grades it. */
 #include "constant_memory.h"
 
-/* Task 1: the filter's taps, in constant memory. */
-__constant__ float c_taps[CM_TAPS];
+/* Task 1: the polynomial's coefficients, in constant memory. */
+__constant__ float c_coeffs[CM_COEFFS];
 
-void set_taps(const float *taps)
+void set_coeffs(const float *coeffs)
 {
-    /* TODO(1): copy the CM_TAPS floats of taps (a host array) into c_taps with
-     * cudaMemcpyToSymbol. Its first argument is the symbol itself, c_taps, not
-     * its address; the size is that of the taps, not of the pointer. */
+    /* TODO(1): copy the CM_COEFFS floats of coeffs (a host array) into c_coeffs
+     * with cudaMemcpyToSymbol. Its first argument is the symbol itself,
+     * c_coeffs, not its address; the size is that of the coefficients, not of
+     * the pointer. */
 }
 
-/* Task 1 (README.md): the convolution with constant taps. */
-__global__ void convolve_constant_kernel(float *out, const float *in, int n)
+/* Task 1 (README.md): the polynomial with constant coefficients. */
+__global__ void poly_constant_kernel(float *out, const float *x, int n)
 {
     /* TODO(1): thread i (from blockIdx, blockDim, threadIdx) computes, when
-     * i < n, out[i] = sum of c_taps[k] * in[i + k] for k = 0 .. CM_TAPS - 1.
-     * Unroll the loop (#pragma unroll): with k known at compile time, every
-     * address in c_taps is too. */
+     * i < n, out[i] = c_coeffs[0] + c_coeffs[1] v + ... + c_coeffs[CM_COEFFS - 1]
+     * v^(CM_COEFFS - 1) with v = x[i], by Horner's rule: acc starts at
+     * c_coeffs[CM_COEFFS - 1], then acc = acc * v + c_coeffs[k] for k from
+     * CM_COEFFS - 2 down to 0. Unroll the loop (#pragma unroll): with k known
+     * at compile time, every address in c_coeffs is too. */
 }
 
 /* Task 2: the lookup from a table in global memory. */
@@ -43,10 +46,10 @@ __global__ void convolve_long_kernel(float *out, const float *in, const float *t
      * k = 0 .. ntaps - 1, with in and taps declared `const float *__restrict__`. */
 }
 
-void convolve_constant(float *out, const float *in, int n)
+void poly_constant(float *out, const float *x, int n)
 {
     if (n > 0)
-        convolve_constant_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, in, n);
+        poly_constant_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, x, n);
 }
 
 void lookup_global(float *out, const int *idx, const float *table, int n)

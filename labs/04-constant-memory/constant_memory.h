@@ -13,7 +13,7 @@
 #define CONSTANT_MEMORY_H
 
 #define CM_BLOCK 256             /* threads per block */
-#define CM_TAPS 64               /* taps of the filter of task 1, fixed at compile time */
+#define CM_COEFFS 256 /* coefficients of task 1's polynomial (degree 255), fixed at compile time */
 #define CM_TABLE 4096            /* floats in the lookup table of task 2 (16 KB) */
 #define CM_LOOKUPS 16            /* table entries each output of task 2 sums */
 #define CM_MAX_CONST_TAPS 8192   /* capacity of the given run-time-length constant filter (32 KB) */
@@ -22,20 +22,25 @@
 extern "C" {
 #endif
 
-/* Task 1: out[i] = sum over k < CM_TAPS of taps[k] * in[i + k], 0 <= i < n.
- * in holds n + CM_TAPS - 1 floats. */
+/* Task 1: a polynomial of degree CM_COEFFS - 1 at each of n points,
+ * out[i] = c[0] + c[1] x + c[2] x^2 + ... + c[CM_COEFFS - 1] x^(CM_COEFFS - 1)
+ * with x = x[i], 0 <= i < n, evaluated by Horner's rule:
+ * acc = c[CM_COEFFS - 1], then acc = acc * x + c[k] for k = CM_COEFFS - 2
+ * down to 0: one multiply-add per coefficient. The correctness tests accept any
+ * order of evaluation; the speed test compares with the given kernel's Horner,
+ * so a sum of powers (two operations per coefficient) is too slow there. */
 
-/* Given (baselines.cu): the taps in global memory (a device pointer of
- * CM_TAPS floats). */
-void convolve_global(float *out, const float *in, const float *taps, int n);
+/* Given (baselines.cu): the coefficients in global memory (a device pointer
+ * of CM_COEFFS floats). */
+void poly_global(float *out, const float *x, const float *coeffs, int n);
 
-/* Task 1 (constant_memory.cu): copies taps, a HOST array of CM_TAPS floats,
- * into the __constant__ array c_taps. */
-void set_taps(const float *taps);
+/* Task 1 (constant_memory.cu): copies coeffs, a HOST array of CM_COEFFS
+ * floats, into the __constant__ array c_coeffs. */
+void set_coeffs(const float *coeffs);
 
-/* Task 1 (constant_memory.cu): the same convolution with the taps read from
- * c_taps (the last set_taps). */
-void convolve_constant(float *out, const float *in, int n);
+/* Task 1 (constant_memory.cu): the same polynomial with the coefficients
+ * read from c_coeffs (the last set_coeffs). */
+void poly_constant(float *out, const float *x, int n);
 
 /* Task 2: out[i] = sum over k < CM_LOOKUPS of table[(idx[i] + k) % CM_TABLE].
  * Every idx[i] is in [0, CM_TABLE): the launchers may assume it. */

@@ -4,12 +4,12 @@
  *   build/.../demo [--csv FILE] [N]                  (default 2^24 outputs)
  *
  * Each variant runs once and is checked as the grader checks it (lab.c; a
- * sample of the convolutions' outputs, so that the CPU's share stays near
- * 2^25 multiply-adds per row); a right one is then timed (median of 21 runs,
- * L2 flushed before each) and compared with the row named in `against`:
- * speedup = that row's time / this row's time. The run-time-length filters
- * run at several tap counts: where the constant version falls behind is the
- * trap of task 3. */
+ * sample of the polynomials' and the convolutions' outputs, so that the
+ * CPU's share stays near 2^25 multiply-adds per row); a right one is then
+ * timed (median of 21 runs, L2 flushed before each) and compared with the row
+ * named in `against`: speedup = that row's time / this row's time. The
+ * run-time-length filters run at several tap counts: where the constant
+ * version falls behind is the trap of task 3. */
 #include "lab.h"
 
 #include <stdio.h>
@@ -19,15 +19,15 @@
 
 typedef struct {
     const char *launcher, *label;
-    int ntaps;   /* convolutions; 0 for the lookups */
+    int ntaps;   /* convolutions; 0 for the polynomials and the lookups */
     int uniform; /* lookups: one index per warp, or one per lane */
     int against; /* row to compare with (its own: the reference) */
 } variant;
 
 #define NVARIANTS 14
 static const variant variants[NVARIANTS] = {
-    {"convolve_global", "convolve_global", CM_TAPS, 0, 0},
-    {"convolve_constant", "convolve_constant", CM_TAPS, 0, 0},
+    {"poly_global", "poly_global", 0, 0, 0},
+    {"poly_constant", "poly_constant", 0, 0, 0},
     {"convolve_constant_runtime", "convolve_constant_runtime", 64, 0, 2},
     {"convolve_long", "convolve_long", 64, 0, 2},
     {"convolve_constant_runtime", "convolve_constant_runtime", 128, 0, 4},
@@ -45,7 +45,7 @@ static const variant variants[NVARIANTS] = {
 typedef struct {
     const variant *v;
     float *out;
-    const float *in, *taps, *table; /* device pointers */
+    const float *x, *coeffs, *in, *taps, *table; /* device pointers */
     const int *idx;
     int n;
 } job;
@@ -53,7 +53,9 @@ typedef struct {
 static void run(void *arg)
 {
     job *j = arg;
-    if (j->v->ntaps)
+    if (cm_is_poly(j->v->launcher))
+        cm_poly(j->v->launcher, j->out, j->x, j->coeffs, j->n);
+    else if (j->v->ntaps)
         cm_convolve(j->v->launcher, j->out, j->in, j->taps, j->v->ntaps, j->n);
     else
         cm_lookup(j->v->launcher, j->out, j->idx, j->table, j->n);
@@ -67,8 +69,8 @@ int main(int argc, char **argv)
     gl_device_info info;
     gl_rng rng;
     gl_table *table;
-    gl_buf in, taps, out, d_table[2], idx[2];
-    float *h_in, *h_taps, *h_table[2];
+    gl_buf x, coeffs, in, taps, out, d_table[2], idx[2];
+    float *h_x, *h_coeffs, *h_in, *h_taps, *h_table[2];
     int *h_idx[2];
     double ms[NVARIANTS];
     int n, v, c, u, wrong = 0, status;
@@ -78,6 +80,11 @@ int main(int argc, char **argv)
 
     gl_demo_begin(&info);
     gl_rng_init(&rng, gl_seed(), "04-constant-memory demo");
+    cm_poly_make(&rng, n, &h_x, &h_coeffs);
+    x = gl_buf_alloc((size_t)n * sizeof(float), 0);
+    coeffs = gl_buf_alloc(CM_COEFFS * sizeof(float), 0);
+    gl_buf_upload(&x, h_x);
+    gl_buf_upload(&coeffs, h_coeffs);
     cm_conv_make(&rng, n, MAX_TAPS, &h_in, &h_taps); /* a filter uses the first ntaps taps */
     in = gl_buf_alloc(((size_t)n + MAX_TAPS - 1) * sizeof(float), 0);
     taps = gl_buf_alloc(MAX_TAPS * sizeof(float), 0);
@@ -97,21 +104,23 @@ int main(int argc, char **argv)
                   "%d threads", n, CM_BLOCK);
     gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
     gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
-    gl_table_note(table, "ops", "a convolution output is 2 * taps flops (multiply, add); a "
-                  "lookup output is %d table reads", CM_LOOKUPS);
+    gl_table_note(table, "ops", "a polynomial output is 2 * %d flops (Horner: a multiply-add "
+                  "per coefficient); a convolution output is 2 * taps flops (multiply, add); a "
+                  "lookup output is %d table reads", CM_COEFFS, CM_LOOKUPS);
     gl_table_note(table, "lookups", "uniform: the 32 lanes of a warp share one index; random: "
                   "each lane its own, in [0, %d)", CM_TABLE);
     gl_table_note(table, "speedup", "time of the row named in `against` / time of this row");
 
     for (v = 0; v < NVARIANTS; v++) {
         const variant *var = &variants[v];
-        job j = {var, out.ptr, in.ptr, taps.ptr, d_table[var->uniform].ptr,
-                 idx[var->uniform].ptr, n};
+        job j = {var, out.ptr, x.ptr, coeffs.ptr, in.ptr, taps.ptr,
+                 d_table[var->uniform].ptr, idx[var->uniform].ptr, n};
         /* the check also sets the constant data the timed runs read */
         const char *why =
-            var->ntaps ? cm_conv_check(var->launcher, n, var->ntaps, h_in, NULL, h_taps, 1)
-                       : cm_lookup_check(var->launcher, n, h_idx[var->uniform],
-                                         h_table[var->uniform]);
+            cm_is_poly(var->launcher) ? cm_poly_check(var->launcher, n, h_x, NULL, h_coeffs, 1)
+            : var->ntaps ? cm_conv_check(var->launcher, n, var->ntaps, h_in, h_taps, 1)
+                         : cm_lookup_check(var->launcher, n, h_idx[var->uniform],
+                                           h_table[var->uniform]);
         ms[v] = -1.0; /* wrong: not timed */
         if (!*why) {
             ms[v] = gl_time_ms(run, &j, gl_timing_default());
@@ -127,7 +136,9 @@ int main(int argc, char **argv)
     for (v = 0; v < NVARIANTS; v++) {
         const variant *var = &variants[v];
         int base = var->against;
-        double ops = (double)n * (var->ntaps ? 2.0 * var->ntaps : CM_LOOKUPS);
+        double ops = (double)n * (cm_is_poly(var->launcher) ? 2.0 * CM_COEFFS
+                                  : var->ntaps              ? 2.0 * var->ntaps
+                                                            : CM_LOOKUPS);
         gl_table_cell(table, "%s", var->label);
         if (var->ntaps)
             gl_table_cell(table, "%d", var->ntaps);
@@ -159,6 +170,8 @@ int main(int argc, char **argv)
     }
 
     status = gl_demo_end(table, &args, wrong, "04");
+    gl_buf_free(&x);
+    gl_buf_free(&coeffs);
     gl_buf_free(&in);
     gl_buf_free(&taps);
     gl_buf_free(&out);
@@ -168,6 +181,8 @@ int main(int argc, char **argv)
         free(h_idx[u]);
         free(h_table[u]);
     }
+    free(h_x);
+    free(h_coeffs);
     free(h_in);
     free(h_taps);
     return status;

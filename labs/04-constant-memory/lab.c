@@ -8,8 +8,8 @@
 
 typedef void (*set_fn)(const float *host);
 typedef void (*set_runtime_fn)(const float *host, int ntaps);
-typedef void (*conv_constant_fn)(float *out, const float *in, int n);
-typedef void (*conv_global_fn)(float *out, const float *in, const float *taps, int n);
+typedef void (*poly_constant_fn)(float *out, const float *x, int n);
+typedef void (*poly_global_fn)(float *out, const float *x, const float *coeffs, int n);
 typedef void (*conv_runtime_fn)(float *out, const float *in, int ntaps, int n);
 typedef void (*conv_long_fn)(float *out, const float *in, const float *taps, int ntaps, int n);
 typedef void (*lookup_constant_fn)(float *out, const int *idx, int n);
@@ -27,15 +27,15 @@ static long long call_set_runtime(void *fn, const gl_arg *a)
     return 0;
 }
 
-static long long call_conv_constant(void *fn, const gl_arg *a)
+static long long call_poly_constant(void *fn, const gl_arg *a)
 {
-    ((conv_constant_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i);
+    ((poly_constant_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i);
     return 0;
 }
 
-static long long call_conv_global(void *fn, const gl_arg *a)
+static long long call_poly_global(void *fn, const gl_arg *a)
 {
-    ((conv_global_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p,
+    ((poly_global_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p,
                          (int)a[3].i);
     return 0;
 }
@@ -70,9 +70,9 @@ static long long call_lookup_global(void *fn, const gl_arg *a)
 #define SETTER (GL_MAY_COPY_SYMBOL | GL_NO_KERNEL_OK)
 
 const gl_launcher LAB_LAUNCHERS[] = {
-    {"convolve_global", "pppi", call_conv_global, GL_GIVEN},
-    {"set_taps", "h", call_set, SETTER},
-    {"convolve_constant", "ppi", call_conv_constant, 0},
+    {"poly_global", "pppi", call_poly_global, GL_GIVEN},
+    {"set_coeffs", "h", call_set, SETTER},
+    {"poly_constant", "ppi", call_poly_constant, 0},
     {"set_table_constant", "h", call_set, GL_GIVEN | SETTER},
     {"lookup_constant", "ppi", call_lookup_constant, GL_GIVEN},
     {"lookup_global", "pppi", call_lookup_global, 0},
@@ -81,6 +81,11 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {"convolve_long", "pppii", call_conv_long, 0},
     {NULL, NULL, NULL, 0},
 };
+
+int cm_is_poly(const char *launcher)
+{
+    return !strncmp(launcher, "poly_", 5);
+}
 
 int cm_is_lookup(const char *launcher)
 {
@@ -93,6 +98,20 @@ static const gl_launcher *find(const char *launcher)
     if (!l)
         gl_fail("no launcher %s in lab 04 (a bug of the kit)", launcher);
     return l;
+}
+
+/* A polynomial's layout says whether it takes the coefficients ('p' after
+ * out and x) or reads its own constant ones. */
+void cm_poly(const char *launcher, float *out, const float *x, const float *coeffs, int n)
+{
+    gl_arg a[4];
+    size_t k = 0;
+    a[k++] = GL_P(out);
+    a[k++] = GL_P(x);
+    if (find(launcher)->layout[k] == 'p')
+        a[k++] = GL_P(coeffs);
+    a[k++] = GL_I(n);
+    gl_exec(launcher, a);
 }
 
 /* A convolution's layout says what it takes: out, in, then the taps ('p')
@@ -128,7 +147,7 @@ void cm_lookup(const char *launcher, float *out, const int *idx, const float *ta
 
 const char *cm_setter_of(const char *launcher)
 {
-    return !strcmp(launcher, "convolve_constant")           ? "set_taps"
+    return !strcmp(launcher, "poly_constant")               ? "set_coeffs"
            : !strcmp(launcher, "convolve_constant_runtime") ? "set_taps_runtime"
            : !strcmp(launcher, "lookup_constant")           ? "set_table_constant"
                                                             : NULL;
@@ -141,8 +160,8 @@ void cm_set_for(const char *launcher, const float *host, int ntaps)
     gl_arg a[2];
     if (!setter)
         return;
-    if (!strcmp(setter, "set_taps"))
-        floats = CM_TAPS;
+    if (!strcmp(setter, "set_coeffs"))
+        floats = CM_COEFFS;
     else if (!strcmp(setter, "set_table_constant"))
         floats = CM_TABLE;
     a[0] = GL_H(host, floats * sizeof(float));
@@ -159,6 +178,27 @@ static void *host_alloc(size_t bytes)
     if (!p)
         gl_fail("out of host memory (%zu bytes)", bytes);
     return p;
+}
+
+void cm_poly_make(gl_rng *rng, int n, float **x, float **coeffs)
+{
+    int i;
+    *x = host_alloc((size_t)n * sizeof(float));
+    *coeffs = host_alloc(CM_COEFFS * sizeof(float));
+    gl_fill_float(rng, *coeffs, CM_COEFFS, -1.0f, 1.0f);
+    for (i = 0; i < n; i++) {
+        float u = gl_rng_float(rng, 0.0f, 1.0f);
+        switch (gl_rng_range(rng, 0, 3)) {
+        case 0: /* near +1 */
+            (*x)[i] = 1.0f - 0.02f * u;
+            break;
+        case 1: /* near -1 */
+            (*x)[i] = -1.0f + 0.02f * u;
+            break;
+        default: /* anywhere in [-1, 1) */
+            (*x)[i] = 2.0f * u - 1.0f;
+        }
+    }
 }
 
 void cm_conv_make(gl_rng *rng, int n, int ntaps, float **in, float **taps)
@@ -216,6 +256,37 @@ static void compare_one(gl_cmp *c, size_t i, double ref, double magnitude, float
     }
 }
 
+/* c[0] + c[1] x + ... + c[CM_COEFFS - 1] x^(CM_COEFFS - 1) by Horner's rule,
+ * in double, and the sum of the magnitudes of its terms, |c[k]| |x|^k */
+static double poly_at(const float *coeffs, float x, double *magnitude)
+{
+    double acc = coeffs[CM_COEFFS - 1], mag = fabs((double)coeffs[CM_COEFFS - 1]);
+    int k;
+    for (k = CM_COEFFS - 2; k >= 0; k--) {
+        acc = acc * x + coeffs[k];
+        mag = mag * fabs((double)x) + fabs((double)coeffs[k]);
+    }
+    *magnitude = mag;
+    return acc;
+}
+
+size_t cm_poly_compare(const float *out, const float *x, const float *coeffs, int n,
+                       size_t stride, gl_cmp *c)
+{
+    size_t i;
+    double mag, ref;
+    memset(c, 0, sizeof *c);
+    for (i = 0; i < (size_t)n; i += stride) {
+        ref = poly_at(coeffs, x[i], &mag);
+        compare_one(c, i, ref, mag, out[i]);
+    }
+    if (n > 0 && (size_t)(n - 1) % stride != 0) {
+        ref = poly_at(coeffs, x[n - 1], &mag);
+        compare_one(c, (size_t)n - 1, ref, mag, out[n - 1]);
+    }
+    return c->wrong;
+}
+
 /* sum over k < ntaps of taps[k] * in[i + k], in double, and the sum of the
  * magnitudes of its terms */
 static double conv_at(const float *in, const float *taps, int ntaps, size_t i, double *magnitude)
@@ -266,28 +337,139 @@ size_t cm_lookup_compare(const float *out, const int *idx, const float *table, i
 
 /* ---- hints ---- */
 
+/* The first written output among the wrong ones shown, or NULL; a hint for
+ * outputs never written in *none (NULL when some were written). */
+static const gl_diff *first_written(const gl_cmp *c, const char **none)
+{
+    int k;
+    *none = NULL;
+    if (c->unwritten == c->n) {
+        *none = "Is the kernel still a TODO, or is it never launched?";
+        return NULL;
+    }
+    for (k = 0; k < c->shown; k++)
+        if (!c->diff[k].unwritten)
+            return &c->diff[k];
+    *none = "Some outputs were never written: does every thread i < n write out[i]?";
+    return NULL;
+}
+
+/* What usually causes a wrong polynomial, in the lab's terms: the first wrong
+ * output is compared with what each mistake would give (the polynomial of
+ * only its first m coefficients, without c[0], with the loop stopped before
+ * k = 0, times x once more, with the coefficients reversed, with those of the
+ * first set_coeffs); the closest of them, if it is as close as a right output
+ * would be, names the mistake. */
+static const char *poly_hint(const gl_cmp *c, const float *x, const float *first,
+                             const float *coeffs)
+{
+    enum { PARTIAL, NO_C0, STOPPED, TIMES_X, REVERSED, FIRST_SET, NONE };
+    static char hint[512];
+    double pw[CM_COEFFS], mag, full, got, partial = 0.0, stopped = 0.0, reversed = 0.0,
+           old = 0.0, best = -1.0, cand[NONE];
+    const char *none;
+    const gl_diff *d = first_written(c, &none);
+    size_t i;
+    int k, m, best_m = 0, best_what = NONE;
+
+    if (!d)
+        return none;
+    i = d->index;
+    got = d->actual;
+    full = poly_at(coeffs, x[i], &mag);
+    pw[0] = 1.0;
+    for (k = 1; k < CM_COEFFS; k++)
+        pw[k] = pw[k - 1] * x[i];
+    for (k = 0; k < CM_COEFFS; k++) {
+        if (k >= 1)
+            stopped += (double)coeffs[k] * pw[k - 1];
+        reversed += (double)coeffs[k] * pw[CM_COEFFS - 1 - k];
+        if (first)
+            old += (double)first[k] * pw[k];
+    }
+    cand[NO_C0] = full - coeffs[0];
+    cand[STOPPED] = stopped;
+    cand[TIMES_X] = full * x[i];
+    cand[REVERSED] = reversed;
+    cand[FIRST_SET] = old;
+    for (m = 0; m < CM_COEFFS; m++) { /* the first m coefficients only */
+        double diff = fabs(got - partial);
+        if (best < 0.0 || diff < best) {
+            best = diff;
+            best_m = m;
+            best_what = PARTIAL;
+        }
+        partial += (double)coeffs[m] * pw[m];
+    }
+    for (k = NO_C0; k < NONE; k++)
+        if ((k != FIRST_SET || first) && fabs(got - cand[k]) < best) {
+            best = fabs(got - cand[k]);
+            best_what = k;
+        }
+    if (best > CM_REL_TOL * mag + 1e-30)
+        best_what = NONE;
+    switch (best_what) {
+    case PARTIAL:
+        if (best_m == 0)
+            snprintf(hint, sizeof hint, "out[%zu] is 0, as if c_coeffs held only zeros: does "
+                     "set_coeffs copy the coefficients into c_coeffs, and does the kernel read "
+                     "them from there?", i);
+        else if (best_m == CM_COEFFS - 1)
+            snprintf(hint, sizeof hint, "out[%zu] leaves out the highest term, c[%d] x^%d: "
+                     "Horner's rule starts from acc = c_coeffs[CM_COEFFS - 1] (then k from "
+                     "CM_COEFFS - 2 down to 0)", i, CM_COEFFS - 1, CM_COEFFS - 1);
+        else
+            snprintf(hint, sizeof hint, "out[%zu] is the polynomial of only its first %d of "
+                     "the %d coefficients, c[0] .. c[%d]: did set_coeffs copy all CM_COEFFS * "
+                     "sizeof(float) bytes? (sizeof(coeffs) is the size of a pointer, 2 floats)",
+                     i, best_m, CM_COEFFS, best_m - 1);
+        break;
+    case NO_C0:
+        snprintf(hint, sizeof hint, "out[%zu] leaves out c[0], the constant term: every "
+                 "c[k] from k = 0 counts", i);
+        break;
+    case STOPPED:
+        snprintf(hint, sizeof hint, "out[%zu] is c[1] + c[2] x + ... + c[%d] x^%d: the loop "
+                 "stops before k = 0, so c[0] is never added and every other term is one power "
+                 "of x short: run it down to k = 0 (k >= 0)", i, CM_COEFFS - 1, CM_COEFFS - 2);
+        break;
+    case TIMES_X:
+        snprintf(hint, sizeof hint, "out[%zu] is x[%zu] times the polynomial: one "
+                 "multiplication by x too many (each step is acc = acc * x + c[k], the last "
+                 "one adds c[0])", i, i);
+        break;
+    case REVERSED:
+        snprintf(hint, sizeof hint, "out[%zu] has the coefficients in reverse order: c[k] "
+                 "goes with x^k, so Horner's rule starts from the highest, acc = "
+                 "c_coeffs[CM_COEFFS - 1], and adds c_coeffs[k] for k going down to 0", i);
+        break;
+    case FIRST_SET:
+        snprintf(hint, sizeof hint, "out[%zu] is the polynomial of the coefficients given to "
+                 "the first of two set_coeffs in a row, not to the last: each set_coeffs must "
+                 "copy its coefficients into c_coeffs", i);
+        break;
+    default:
+        snprintf(hint, sizeof hint, "Wrong values: out[i] is c[0] + c[1] x[i] + ... + c[%d] "
+                 "x[i]^%d, the coefficients from c_coeffs", CM_COEFFS - 1, CM_COEFFS - 1);
+    }
+    return hint;
+}
+
 /* What usually causes a wrong convolution, in the lab's terms: the first
  * wrong output is compared with the sums of the first m taps, the sum
  * without tap 0 and the sum over the input one place further; the closest
  * of them, if it is as close as a right output would be, names the mistake. */
-static const char *conv_hint(const gl_cmp *c, const float *in, const float *taps, int ntaps,
-                             int task)
+static const char *conv_hint(const gl_cmp *c, const float *in, const float *taps, int ntaps)
 {
     static char hint[512];
-    const gl_diff *d = NULL;
+    const char *none;
+    const gl_diff *d = first_written(c, &none);
     double mag, full, partial = 0.0, shifted = 0.0, best, diff;
     size_t i;
     int k, m, best_m = -1;
 
-    if (c->unwritten == c->n)
-        return "Is the kernel still a TODO, or is it never launched?";
-    for (k = 0; k < c->shown; k++)
-        if (!c->diff[k].unwritten) {
-            d = &c->diff[k];
-            break;
-        }
     if (!d)
-        return "Some outputs were never written: does every thread i < n write out[i]?";
+        return none;
     i = d->index;
     full = conv_at(in, taps, ntaps, i, &mag);
     for (k = 0; k < ntaps; k++)
@@ -305,16 +487,13 @@ static const char *conv_hint(const gl_cmp *c, const float *in, const float *taps
                  "read one place too far", i, i);
     else if (best > CM_REL_TOL * mag + 1e-30)
         snprintf(hint, sizeof hint, "Wrong values: out[i] is the sum of taps[k] * in[i + k] for "
-                 "k = 0 .. %d%s", ntaps - 1, task == 1 ? ", the taps from c_taps" : "");
+                 "k = 0 .. %d", ntaps - 1);
     else if (best_m < 0)
         snprintf(hint, sizeof hint, "out[%zu] leaves out the term of tap 0: does k start at 0?",
                  i);
     else
-        snprintf(hint, sizeof hint, "out[%zu] is the sum of only the first %d of the %d taps: %s",
-                 i, best_m, ntaps,
-                 task == 1 ? "did set_taps copy all CM_TAPS * sizeof(float) bytes? "
-                             "(sizeof(taps) is the size of a pointer, 2 floats)"
-                           : "does the loop run to ntaps, whatever its value?");
+        snprintf(hint, sizeof hint, "out[%zu] is the sum of only the first %d of the %d taps: "
+                 "does the loop run to ntaps, whatever its value?", i, best_m, ntaps);
     return hint;
 }
 
@@ -331,10 +510,11 @@ static const char *lookup_hint(const gl_cmp *c)
 /* ---- the checks ---- */
 
 /* Writes into why what is wrong with out's guards or with the two read-only
- * inputs (each a buffer and the host array it was uploaded from). Returns 1
- * if something is. */
-static int damaged(const gl_buf *out, const gl_buf *in, const void *h_in, const gl_buf *in2,
-                   const void *h_in2, char *why, size_t len)
+ * inputs (each a buffer, the host array it was uploaded from, and its name
+ * for the student: "x", "in or idx", ...). Returns 1 if something is. */
+static int damaged(const gl_buf *out, const gl_buf *in, const void *h_in, const char *in_name,
+                   const gl_buf *in2, const void *h_in2, const char *in2_name, char *why,
+                   size_t len)
 {
     const gl_buf *inputs[] = {in, in2};
     const void *hosts[] = {h_in, h_in2};
@@ -356,15 +536,52 @@ static int damaged(const gl_buf *out, const gl_buf *in, const void *h_in, const 
         free(back);
         if (changed) {
             snprintf(why, len, "wrote into or beside an input (%s), which is read-only",
-                     k == 0 ? "in or idx" : "taps or table");
+                     k == 0 ? in_name : in2_name);
             return 1;
         }
     }
     return 0;
 }
 
+const char *cm_poly_check(const char *launcher, int n, const float *h_x, const float *h_first,
+                          const float *h_coeffs, int sample)
+{
+    static char why[2048];
+    size_t stride = 1, work = (size_t)n * CM_COEFFS;
+    gl_buf x = gl_buf_alloc((size_t)n * sizeof(float), 0),
+           coeffs = gl_buf_alloc(CM_COEFFS * sizeof(float), 0),
+           out = gl_buf_alloc((size_t)n * sizeof(float), 0);
+    float *h_out = host_alloc((size_t)n * sizeof(float));
+    gl_cmp cmp;
+
+    why[0] = '\0';
+    if (sample && work > ((size_t)1 << 25))
+        stride = work >> 25;
+    gl_buf_upload(&x, h_x);
+    gl_buf_upload(&coeffs, h_coeffs);
+    if (h_first)
+        cm_set_for(launcher, h_first, 0);
+    cm_set_for(launcher, h_coeffs, 0);
+    gl_buf_poison(&out);
+    cm_poly(launcher, out.ptr, x.ptr, coeffs.ptr, n);
+    GL_CHECK_LAUNCH(launcher);
+    if (!damaged(&out, &x, h_x, "x", &coeffs, h_coeffs, "coeffs", why, sizeof why)) {
+        gl_buf_download(&out, h_out);
+        if (cm_poly_compare(h_out, h_x, h_coeffs, n, stride, &cmp)) {
+            char d[1024];
+            gl_cmp_describe(&cmp, "out", NULL, NULL, d, sizeof d);
+            snprintf(why, sizeof why, "%s. %s", d, poly_hint(&cmp, h_x, h_first, h_coeffs));
+        }
+    }
+    gl_buf_free(&x);
+    gl_buf_free(&coeffs);
+    gl_buf_free(&out);
+    free(h_out);
+    return why;
+}
+
 const char *cm_conv_check(const char *launcher, int n, int ntaps, const float *h_in,
-                          const float *h_first, const float *h_taps, int sample)
+                          const float *h_taps, int sample)
 {
     static char why[2048];
     size_t in_len = (size_t)n + ntaps - 1, stride = 1, work = (size_t)n * (size_t)ntaps;
@@ -379,20 +596,16 @@ const char *cm_conv_check(const char *launcher, int n, int ntaps, const float *h
         stride = work >> 25;
     gl_buf_upload(&in, h_in);
     gl_buf_upload(&taps, h_taps);
-    if (h_first)
-        cm_set_for(launcher, h_first, ntaps);
     cm_set_for(launcher, h_taps, ntaps);
     gl_buf_poison(&out);
     cm_convolve(launcher, out.ptr, in.ptr, taps.ptr, ntaps, n);
     GL_CHECK_LAUNCH(launcher);
-    if (!damaged(&out, &in, h_in, &taps, h_taps, why, sizeof why)) {
+    if (!damaged(&out, &in, h_in, "in", &taps, h_taps, "taps", why, sizeof why)) {
         gl_buf_download(&out, h_out);
         if (cm_conv_compare(h_out, h_in, h_taps, ntaps, n, stride, &cmp)) {
             char d[1024];
             gl_cmp_describe(&cmp, "out", NULL, NULL, d, sizeof d);
-            snprintf(why, sizeof why, "%s. %s", d,
-                     conv_hint(&cmp, h_in, h_taps, ntaps,
-                               !strcmp(launcher, "convolve_long") ? 3 : 1));
+            snprintf(why, sizeof why, "%s. %s", d, conv_hint(&cmp, h_in, h_taps, ntaps));
         }
     }
     gl_buf_free(&in);
@@ -418,7 +631,7 @@ const char *cm_lookup_check(const char *launcher, int n, const int *h_idx, const
     gl_buf_poison(&out);
     cm_lookup(launcher, out.ptr, idx.ptr, table.ptr, n);
     GL_CHECK_LAUNCH(launcher);
-    if (!damaged(&out, &idx, h_idx, &table, h_table, why, sizeof why)) {
+    if (!damaged(&out, &idx, h_idx, "idx", &table, h_table, "table", why, sizeof why)) {
         gl_buf_download(&out, h_out);
         if (cm_lookup_compare(h_out, h_idx, h_table, n, &cmp)) {
             char d[1024];

@@ -2,7 +2,7 @@
  * its grader (tests/04-constant-memory.c): the launchers, the inputs, the
  * CPU reference, and the checks with their hints.
  *
- * Constant memory is state: set_taps, set_table_constant and
+ * Constant memory is state: set_coeffs, set_table_constant and
  * set_taps_runtime fill a __constant__ array of the process that runs them,
  * and a launcher reads the array of its own process (in the grader, the
  * student's launchers run in the subject process, the given ones in the
@@ -16,32 +16,44 @@
 #include "gpulabs.h"
 
 /* An output is right when it is within CM_REL_TOL of the sum of the
- * magnitudes of its terms: FP32 rounding in any order of summation stays far
- * below it (a few 2^-24 of that sum on random data), one term missing or
- * too many is far above it. */
+ * magnitudes of its terms (|c[k]| |x|^k for the polynomial, |taps[k] in[i + k]|
+ * for a convolution, |table[...]| for a lookup): FP32 rounding in any order of
+ * evaluation stays far below it (a few 2^-24 of that sum on random data, under
+ * 10^-6 of it for Horner's rule or a sum of powers of degree 255), one term
+ * missing or too many is far above it. */
 #define CM_REL_TOL 1e-5
 
-/* Is launcher one of the lookups (lookup_global, lookup_constant), not a
- * convolution? */
+/* Is launcher one of the polynomials (poly_global, poly_constant)? One of
+ * the lookups (lookup_global, lookup_constant)? Else it is a convolution. */
+int cm_is_poly(const char *launcher);
 int cm_is_lookup(const char *launcher);
 
-/* Calls convolution `launcher` (convolve_global, convolve_constant,
- * convolve_constant_runtime, convolve_long) with the arguments it takes of
- * these: taps (device), ntaps, n. */
+/* Calls polynomial `launcher` with the arguments it takes (coeffs: device,
+ * CM_COEFFS floats; poly_constant reads its own c_coeffs instead). */
+void cm_poly(const char *launcher, float *out, const float *x, const float *coeffs, int n);
+
+/* Calls convolution `launcher` (convolve_constant_runtime, convolve_long)
+ * with the arguments it takes of these: taps (device), ntaps, n. */
 void cm_convolve(const char *launcher, float *out, const float *in, const float *taps, int ntaps,
                  int n);
 
 /* Calls lookup `launcher` with the arguments it takes (table: device). */
 void cm_lookup(const char *launcher, float *out, const int *idx, const float *table, int n);
 
-/* The setter of the constant data that launcher reads: set_taps for
- * convolve_constant, set_taps_runtime for convolve_constant_runtime,
+/* The setter of the constant data that launcher reads: set_coeffs for
+ * poly_constant, set_taps_runtime for convolve_constant_runtime,
  * set_table_constant for lookup_constant; NULL for the others. */
 const char *cm_setter_of(const char *launcher);
 
-/* Calls launcher's setter (if it has one) with a host array: CM_TAPS taps,
- * ntaps taps for set_taps_runtime, or CM_TABLE floats of table. */
+/* Calls launcher's setter (if it has one) with a host array: CM_COEFFS
+ * coefficients, ntaps taps for set_taps_runtime, or CM_TABLE floats of
+ * table. */
 void cm_set_for(const char *launcher, const float *host, int ntaps);
+
+/* n points x in [-1, 1] (a quarter of them within 0.02 of +1 and a quarter
+ * within 0.02 of -1, where the high powers weigh: there a missing high
+ * coefficient shows) and CM_COEFFS coefficients in [-1, 1) (malloc'ed). */
+void cm_poly_make(gl_rng *rng, int n, float **x, float **coeffs);
 
 /* Random input of n + ntaps - 1 floats and ntaps taps, in [-1, 1) (malloc'ed). */
 void cm_conv_make(gl_rng *rng, int n, int ntaps, float **in, float **taps);
@@ -50,20 +62,26 @@ void cm_conv_make(gl_rng *rng, int n, int ntaps, float **in, float **taps);
  * random table of CM_TABLE floats in [-1, 1) (malloc'ed). */
 void cm_lookup_make(gl_rng *rng, int n, int uniform, int **idx, float **table);
 
-/* Compares out with the CPU's convolution at outputs 0, stride, 2 stride, ...
- * and n - 1 (every output for stride 1); the lookup at every output.
- * Return the number wrong. */
+/* Compares out with the CPU's polynomial (in double) or convolution at
+ * outputs 0, stride, 2 stride, ... and n - 1 (every output for stride 1);
+ * the lookup at every output. Return the number wrong. */
+size_t cm_poly_compare(const float *out, const float *x, const float *coeffs, int n,
+                       size_t stride, gl_cmp *c);
 size_t cm_conv_compare(const float *out, const float *in, const float *taps, int ntaps, int n,
                        size_t stride, gl_cmp *c);
 size_t cm_lookup_compare(const float *out, const int *idx, const float *table, int n, gl_cmp *c);
 
-/* Runs a convolution once on n outputs (poisoned output, guard zones) after
- * setting its constant taps (h_first first, when given: the second set must
- * count) and checks it: every output, or with sample a stride that keeps the
- * CPU's work near 2^25 multiply-adds. Returns "" if right, else why not, in
- * the lab's terms (a static buffer). */
+/* Runs a polynomial once on n outputs (poisoned output, guard zones) after
+ * setting its constant coefficients (h_first first, when given: the second
+ * set must count) and checks it: every output, or with sample a stride that
+ * keeps the CPU's work near 2^25 multiply-adds. Returns "" if right, else why
+ * not, in the lab's terms (a static buffer). */
+const char *cm_poly_check(const char *launcher, int n, const float *h_x, const float *h_first,
+                          const float *h_coeffs, int sample);
+
+/* The same for a convolution of ntaps taps (its constant taps set first). */
 const char *cm_conv_check(const char *launcher, int n, int ntaps, const float *h_in,
-                          const float *h_first, const float *h_taps, int sample);
+                          const float *h_taps, int sample);
 
 /* The same for a lookup, every output checked. */
 const char *cm_lookup_check(const char *launcher, int n, const int *h_idx, const float *h_table);

@@ -18,7 +18,7 @@ set bmargin 7
 unset key
 # grey: the trap (same code, different constants); red: the given kernels; green: the tasks
 color(name, input) = strstrt(name, "same_code") ? 0x999999 : \
-    (name eq "branch_by_lane" || (name eq "classify" && input eq "random") || name eq "block_sums_interleaved") ? 0xd62728 : 0x2ca02c
+    (name eq "branch_by_lane" || (name eq "classify" && input eq "random") || name eq "block_products_interleaved") ? 0xd62728 : 0x2ca02c
 label(name, input) = input eq "partitioned" ? sprintf("%s (partitioned input)", name) : name
 plot csv using 0:3:(0.6):(color(strcol(1), strcol(2))):xtic(label(strcol(1), strcol(2))) with boxes lc rgb variable, \
      csv using 0:3:(sprintf("%.2fx", $5)) with labels offset 0,0.8 font ",14"

@@ -56,24 +56,24 @@ __global__ void classify_partitioned_kernel(unsigned *out, const unsigned *in, i
     }
 }
 
-/* Task 3: the block sum with contiguous active threads. */
-__global__ void block_sums_contiguous_kernel(unsigned *sums, const unsigned *in, int n)
+/* Task 3: the block product with contiguous active threads. */
+__global__ void block_products_contiguous_kernel(unsigned *products, const unsigned *in, int n)
 {
     __shared__ unsigned partial[DIV_BLOCK];
     unsigned tid = threadIdx.x;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
 
-    partial[tid] = i < n ? in[i] : 0;
+    partial[tid] = i < n ? in[i] : 1u; /* past n: 1, the identity of gf_mul */
     __syncthreads();
     for (unsigned s = 1; s < blockDim.x; s *= 2) {
         /* the active threads are 0, 1, 2, ...: whole warps work or idle */
         unsigned index = 2 * s * tid;
         if (index < blockDim.x)
-            partial[index] += partial[index + s];
+            partial[index] = gf_mul(partial[index], partial[index + s]);
         __syncthreads();
     }
     if (tid == 0)
-        sums[blockIdx.x] = partial[0];
+        products[blockIdx.x] = partial[0];
 }
 
 void branch_by_warp(unsigned *out, const unsigned *in, int n)
@@ -88,8 +88,8 @@ void classify_partitioned(unsigned *out, const unsigned *in, int n)
         classify_partitioned_kernel<<<div_blocks(n), DIV_BLOCK>>>(out, in, n);
 }
 
-void block_sums_contiguous(unsigned *sums, const unsigned *in, int n)
+void block_products_contiguous(unsigned *products, const unsigned *in, int n)
 {
     if (n > 0)
-        block_sums_contiguous_kernel<<<div_blocks(n), DIV_BLOCK>>>(sums, in, n);
+        block_products_contiguous_kernel<<<div_blocks(n), DIV_BLOCK>>>(products, in, n);
 }

@@ -7,25 +7,27 @@
  * after another. */
 #include "constant_memory.h"
 
-/* Task 1: the filter's taps, in constant memory. */
-__constant__ float c_taps[CM_TAPS];
+/* Task 1: the polynomial's coefficients, in constant memory. */
+__constant__ float c_coeffs[CM_COEFFS];
 
-void set_taps(const float *taps)
+void set_coeffs(const float *coeffs)
 {
-    cudaMemcpyToSymbol(c_taps, taps, CM_TAPS * sizeof(float));
+    cudaMemcpyToSymbol(c_coeffs, coeffs, CM_COEFFS * sizeof(float));
 }
 
-/* Task 1: every lane reads c_taps[k] at the same k, an address known at
- * compile time: a broadcast, which the compiler folds into the FFMA. */
-__global__ void convolve_constant_kernel(float *out, const float *in, int n)
+/* Task 1: every lane reads c_coeffs[k] at the same k, an address known at
+ * compile time: a broadcast, which the compiler folds into the FFMA. The
+ * coefficients are then no load at all; x[i] is the thread's only one. */
+__global__ void poly_constant_kernel(float *out, const float *x, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        float sum = 0.0f;
+        float v = x[i];
+        float acc = c_coeffs[CM_COEFFS - 1];
 #pragma unroll
-        for (int k = 0; k < CM_TAPS; k++)
-            sum += c_taps[k] * in[i + k];
-        out[i] = sum;
+        for (int k = CM_COEFFS - 2; k >= 0; k--)
+            acc = acc * v + c_coeffs[k];
+        out[i] = acc;
     }
 }
 
@@ -60,10 +62,10 @@ __global__ void convolve_long_kernel(float *out, const float *__restrict__ in,
     }
 }
 
-void convolve_constant(float *out, const float *in, int n)
+void poly_constant(float *out, const float *x, int n)
 {
     if (n > 0)
-        convolve_constant_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, in, n);
+        poly_constant_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, x, n);
 }
 
 void lookup_global(float *out, const int *idx, const float *table, int n)
