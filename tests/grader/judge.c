@@ -84,8 +84,7 @@ static struct {
     int to, from;
     int kit; /* a kit subject: it stays between the baselines of a lab, until a student's call */
     int loaded; /* its file is loaded (subject_load): until then it runs only the kit's code */
-    double spawned; /* when it was spawned, for GL_TRACE */
-} S = {0, -1, -1, 0, 0, 0.0};
+} S = {0, -1, -1, 0, 0};
 
 /* ---- the pool: first fit over a list of pieces ---- */
 
@@ -294,17 +293,17 @@ static struct {
     int starts, rounds;
 } T;
 
-/* A subject starts in two steps. subject_spawn: its process, its CUDA context, the pool
- * mapped, its containment: the kit's code only, so it may run while the other labs' tests
- * run (gl_judge_prestart_subject). subject_load: the judge says go, the subject loads the
- * student's file (its constructors run then) and says it is ready: under the GPU's lock,
- * as every call of the student's code is. */
 /* A subject that runs the student's launchers (or the kit's) now. */
 static int subject_serving(void)
 {
     return S.pid > 0 && S.loaded;
 }
 
+/* A subject starts in two steps. subject_spawn: its process, its CUDA context, the pool
+ * mapped, its containment: the kit's code only, so it may run while the other labs' tests
+ * run (gl_judge_prestart_subject). subject_load: the judge says go, the subject loads the
+ * student's file (its constructors run then) and says it is ready: under the GPU's lock,
+ * as every call of the student's code is. */
 static const char *subject_spawn(void)
 {
     static char why[512];
@@ -375,7 +374,6 @@ static const char *subject_spawn(void)
         snprintf(hello.ncu_lock, sizeof hello.ncu_lock, "%s", dir);
     }
     S.loaded = 0;
-    S.spawned = now();
     /* a subject that failed at once: subject_load reads why (or sees it gone) */
     (void)write_all(S.to, &hello, sizeof hello);
     return NULL;
