@@ -34,6 +34,13 @@ void gl_buf_set_allocator(gl_dev_alloc alloc, gl_dev_free release)
     dev_free = release;
 }
 
+static gl_poison_hook poison_hook;
+
+void gl_buf_set_poison_hook(gl_poison_hook hook)
+{
+    poison_hook = hook;
+}
+
 gl_buf gl_buf_alloc(size_t bytes, size_t guard)
 {
     static unsigned next_salt = 0x2545f491u;
@@ -86,6 +93,8 @@ void gl_buf_poison(gl_buf *b)
 {
     if (b->bytes)
         GL_CUDA(cudaMemset(b->ptr, GL_POISON_BYTE, b->bytes));
+    if (poison_hook)
+        poison_hook(b->ptr, b->bytes);
 }
 
 size_t gl_guard_scan(const unsigned char *guard, size_t n, unsigned salt, size_t *first,

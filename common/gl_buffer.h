@@ -40,6 +40,11 @@ typedef void *(*gl_dev_alloc)(size_t bytes);
 typedef void (*gl_dev_free)(void *p);
 void gl_buf_set_allocator(gl_dev_alloc alloc, gl_dev_free release);
 
+/* Told of every buffer poisoned (the grader's judge: a timed round's outputs, whose
+ * contents it fingerprints when the code under test says it is done); NULL: nobody. */
+typedef void (*gl_poison_hook)(void *ptr, size_t bytes);
+void gl_buf_set_poison_hook(gl_poison_hook hook);
+
 /* guard: bytes on each side, rounded up to GL_GUARD_ALIGN (0 gives 4096). */
 gl_buf gl_buf_alloc(size_t bytes, size_t guard);
 void gl_buf_free(gl_buf *b);

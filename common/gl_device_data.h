@@ -68,6 +68,13 @@ void gl_device_copy_words_strided(void *dst, size_t dst_stride, const void *src,
  * samples are not counted. By CUB, fast on any data; -1 where the toolkit has no CUB. */
 int gl_device_histogram(const void *in, size_t n, int bytes, int nbins, unsigned *bins);
 
+/* A keyed fingerprint of bytes bytes at p: equal for equal contents, and, without the key, no
+ * change of them keeps it (the judge's check that outputs did not change after a round). */
+unsigned long long gl_device_hash(const void *p, size_t bytes, unsigned long long key);
+
+/* How many of the bytes at p are not value (an output's bytes written, against its poison). */
+size_t gl_device_count_not(const void *p, size_t bytes, unsigned char value);
+
 /* The sum of n 32-bit words modulo 2^32 (an int sum that wraps, as a GPU's does). */
 unsigned gl_device_sum_words(const void *p, size_t n);
 

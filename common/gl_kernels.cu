@@ -413,3 +413,67 @@ extern "C" int gl_device_histogram(const void *in, size_t n, int bytes, int nbin
     return -1;
 #endif
 }
+
+/* A keyed mix (splitmix64's finaliser). */
+static __device__ __forceinline__ unsigned long long gl_mix64(unsigned long long x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* The sum of a keyed mix of each 8-byte word of p with its index (the last, partial word
+ * padded with zeros): an order-aware fingerprint that no change keeps without the key. */
+__global__ void gl_hash_kernel(const unsigned char *p, size_t bytes, unsigned long long key,
+                               unsigned long long *sum)
+{
+    size_t words = (bytes + 7) / 8;
+    int aligned = ((size_t)p % 8) == 0;
+    unsigned long long s = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words;
+         i += (size_t)gridDim.x * blockDim.x) {
+        unsigned long long w = 0;
+        if (aligned && 8 * i + 8 <= bytes) {
+            w = ((const unsigned long long *)p)[i];
+        } else {
+            for (size_t b = 8 * i; b < bytes && b < 8 * i + 8; b++)
+                w |= (unsigned long long)p[b] << (8 * (b - 8 * i));
+        }
+        s += gl_mix64(w ^ gl_mix64(key + i));
+    }
+    atomicAdd(sum, s);
+}
+
+extern "C" unsigned long long gl_device_hash(const void *p, size_t bytes, unsigned long long key)
+{
+    unsigned long long *d = gl_scratch(), h = 0;
+    GL_CUDA(cudaMemcpy(d, &h, sizeof h, cudaMemcpyHostToDevice));
+    if (bytes)
+        gl_hash_kernel<<<gl_fill_blocks(), 256>>>((const unsigned char *)p, bytes, key, d);
+    GL_CUDA(cudaGetLastError());
+    GL_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+    return h ^ bytes;
+}
+
+/* How many bytes of p are not `value` (an output's bytes written, against its poison). */
+__global__ void gl_count_not_kernel(const unsigned char *p, size_t bytes, unsigned char value,
+                                    unsigned long long *count)
+{
+    unsigned long long c = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < bytes;
+         i += (size_t)gridDim.x * blockDim.x)
+        c += p[i] != value;
+    atomicAdd(count, c);
+}
+
+extern "C" size_t gl_device_count_not(const void *p, size_t bytes, unsigned char value)
+{
+    unsigned long long *d = gl_scratch(), h = 0;
+    GL_CUDA(cudaMemcpy(d, &h, sizeof h, cudaMemcpyHostToDevice));
+    if (bytes)
+        gl_count_not_kernel<<<gl_fill_blocks(), 256>>>((const unsigned char *)p, bytes, value, d);
+    GL_CUDA(cudaGetLastError());
+    GL_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+    return (size_t)h;
+}
