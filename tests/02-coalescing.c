@@ -493,7 +493,7 @@ static void perf_verify(void *ctx, int round)
 static double gbps(const char *launcher, int kind, int n, int m, int sets, double useful_bytes)
 {
     perf p;
-    gl_timed t = {sets, 5, perf_prepare, perf_call, perf_verify};
+    gl_timed t = {sets, 5, perf_prepare, perf_call, perf_verify, NULL};
     const gl_launcher *l = gl_launcher_find(launcher);
     size_t len = (size_t)n * (kind == 'm' ? (size_t)m : 1), fbytes = len * sizeof(float);
     double ms;
@@ -598,23 +598,26 @@ GL_TEST(add_vs_naive)
 
 /* ---- profile: Nsight Compute counters ---- */
 
-static double sectors_per_request(const char *const *args)
+/* Sectors per global load request of the kernel that did the work with the worst (larger:
+ * the least, else the most). */
+static double sectors_per_request(const char *const *args, int larger)
 {
     static const char *const metrics[] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
                                           "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"};
-    double v[2];
-    gl_profile(metrics, 2, v, args);
-    if (v[1] <= 0)
+    double v[2], r;
+    char kernel[224];
+    r = gl_profile_ratio(metrics, 2, 1u << 0, 1u << 1, larger, args, v, kernel, sizeof kernel);
+    if (r < 0)
         gl_check_fail("%s made no global load requests (Nsight Compute)", args[0]);
-    gl_test_note("%.2f sectors per global load request (%.0f sectors, %.0f requests)",
-                 v[0] / v[1], v[0], v[1]);
-    return v[0] / v[1];
+    gl_test_note("%.2f sectors per global load request (%.0f sectors, %.0f requests)", r, v[0],
+                 v[1]);
+    return r;
 }
 
 GL_TEST(stride1_sectors)
 {
     const char *args[] = {"strided_copy", "1048576", "1", NULL};
-    double s = sectors_per_request(args);
+    double s = sectors_per_request(args, 0);
     gl_test_margin(s, MAX_COALESCED_SECTORS, 0);
     if (s > MAX_COALESCED_SECTORS)
         gl_check_fail("strided_copy at stride 1 reads %.2f sectors of 32 bytes per load request: "
@@ -626,7 +629,7 @@ GL_TEST(stride1_sectors)
 GL_TEST(stride32_sectors)
 {
     const char *args[] = {"strided_copy", "1048576", "32", NULL};
-    double s = sectors_per_request(args);
+    double s = sectors_per_request(args, 1);
     gl_test_margin(s, MIN_STRIDED_SECTORS, 1);
     if (s < MIN_STRIDED_SECTORS)
         gl_check_fail("strided_copy at stride 32 reads only %.2f sectors per load request: with "
@@ -638,7 +641,7 @@ GL_TEST(stride32_sectors)
 GL_TEST(soa_sectors)
 {
     const char *args[] = {"kick_soa", "1048576", NULL};
-    double s = sectors_per_request(args);
+    double s = sectors_per_request(args, 0);
     gl_test_margin(s, MAX_COALESCED_SECTORS, 0);
     if (s > MAX_COALESCED_SECTORS)
         gl_check_fail("kick_soa reads %.2f sectors per load request, where 32 consecutive floats "
@@ -649,7 +652,7 @@ GL_TEST(soa_sectors)
 GL_TEST(add_sectors)
 {
     const char *args[] = {"matrix_add", "2048", "2048", NULL};
-    double s = sectors_per_request(args);
+    double s = sectors_per_request(args, 0);
     gl_test_margin(s, MAX_COALESCED_SECTORS, 0);
     if (s > MAX_COALESCED_SECTORS)
         gl_check_fail("matrix_add reads %.2f sectors per load request, where a warp reading 32 "

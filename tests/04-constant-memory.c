@@ -526,24 +526,32 @@ static void perf_input(const perf *p, void *dst, int round, int i)
                              gl_call_seed(round, i, PERF_SETS));
 }
 
-/* Fresh inputs (x, in or idx, on the GPU), fresh coefficients, taps or table for each set
- * (one for the whole round where the launcher reads them from constant
- * memory, set here), poisoned outputs. */
+/* Fresh coefficients, taps or table for each set, and where the launcher reads them from
+ * constant memory, set now, before the round's inputs exist: a setter of the student's
+ * runs before them, never between their making and the clock (GRADING.md rule 9). */
+static void perf_setup(void *ctx, int round)
+{
+    perf *p = ctx;
+    int i;
+    for (i = 0; i < PERF_SETS; i++) {
+        gl_rng rng;
+        gl_rng_init(&rng, gl_call_seed(round, cm_setter_of(p->launcher) ? 0 : i, PERF_SETS),
+                    "perf data");
+        gl_fill_float(&rng, p->h_data + (size_t)i * p->floats, p->floats, -1.0f, 1.0f);
+    }
+    cm_set_for(p->launcher, p->h_data, p->ntaps);
+}
+
+/* Fresh inputs (x, in or idx, on the GPU), the set's data uploaded, poisoned outputs. */
 static void perf_prepare(void *ctx, int round)
 {
     perf *p = ctx;
     int i;
     for (i = 0; i < PERF_SETS; i++) {
-        float *h = p->h_data + (size_t)i * p->floats;
-        gl_rng rng;
         perf_input(p, p->in[i].ptr, round, i);
-        gl_rng_init(&rng, gl_call_seed(round, cm_setter_of(p->launcher) ? 0 : i, PERF_SETS),
-                    "perf data");
-        gl_fill_float(&rng, h, p->floats, -1.0f, 1.0f);
-        gl_buf_upload(&p->data[i], h);
+        gl_buf_upload(&p->data[i], p->h_data + (size_t)i * p->floats);
         gl_buf_poison(&p->out[i]);
     }
-    cm_set_for(p->launcher, p->h_data, p->ntaps);
 }
 
 static void perf_call(void *ctx, int i)
@@ -654,7 +662,7 @@ static void perf_end(perf *p)
 static double ms_per_call(const char *launcher, const char *reference, int n, int ntaps)
 {
     perf p;
-    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify};
+    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify, perf_setup};
     int given = gl_launcher_find(launcher)->flags & GL_GIVEN;
     double ms;
     perf_begin(&p, launcher, reference, n, ntaps);

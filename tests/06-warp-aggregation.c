@@ -465,7 +465,7 @@ static void perf_end(perf *p)
 static double ms_per_call(const char *launcher, int *n)
 {
     perf p;
-    gl_timed t = {PERF_SETS, PERF_ROUNDS, perf_prepare, perf_call, perf_verify};
+    gl_timed t = {PERF_SETS, PERF_ROUNDS, perf_prepare, perf_call, perf_verify, NULL};
     char key[64];
     double ms;
     *n = perf_n();

@@ -348,7 +348,7 @@ static int perf_n(int copy)
 static double gbps(const char *launcher, int copy, int *n)
 {
     perf p;
-    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify};
+    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify, NULL};
     size_t bytes;
     double ms;
     int i;

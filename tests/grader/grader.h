@@ -82,7 +82,8 @@ void gl_add(const TTest *test, const char *id, int kind, int points, int timeout
     static void name##_body(void)
 
 void gl_test_begin(const char *id);
-void gl_test_end(void); /* the test ran to its end */
+void gl_test_end(void);   /* the test ran to its end */
+void gl_test_leave(void); /* the runner is back from the test: no test runs now */
 
 /* What the test measured, shown beside its verdict even when it passes
  * (e.g. "tiled 1643 GB/s = 3.19x naive 515 GB/s"). */
@@ -117,6 +118,8 @@ void gl_kit_error(const char *fmt, ...)
     ;
 /* The first such error of the run, or "". */
 const char *gl_kit_error_seen(void);
+/* How many there were (a part of the grader outside a test tells its own from a test's). */
+int gl_kit_error_count(void);
 
 /* A random stream for this test: the run's seed (SEED=) and the test's id. */
 void gl_test_rng(gl_rng *rng);
@@ -142,21 +145,25 @@ void gl_test_preview(void);
 /* Is there a GPU the judge can use? */
 int gl_have_gpu(void);
 
-/* ---- the judge's clock (judge.c) ----
+/* ---- the judge's clock (clock.c) ----
  * A timed launcher is called `calls` times per round, each call on its own
  * inputs and outputs (distinct buffers, together larger than the L2); the
  * time of a round is the judge's wall clock from the first call until the
  * process that ran them has synchronised its whole device (work on any
- * stream counts). prepare (untimed) gives each round fresh inputs and
- * poisoned outputs; verify (untimed) checks every output of the round and
- * fails the test if one is wrong. One warm-up round, then the median. A
- * round's calls go to the subject at once and are answered at its end: at
- * most 32 calls per round. */
+ * stream counts). setup (untimed, may be NULL) calls the student's setters before the
+ * round's inputs exist; prepare (untimed) gives each round fresh inputs and poisoned
+ * outputs, and may call no student's launcher; verify (untimed) checks every output of the
+ * round and fails the test if one is wrong. The outputs (the buffers prepare poisons) are
+ * fingerprinted at the answer that ends the round and again after verify: a round whose
+ * outputs changed in between had not ended, and fails. One warm-up round, then the median.
+ * A round's calls go to the subject at once and are answered at its end: at most 31 calls
+ * per round. */
 typedef struct {
     int calls, rounds;
     void (*prepare)(void *ctx, int round);
     void (*call)(void *ctx, int i);
     void (*verify)(void *ctx, int round);
+    void (*setup)(void *ctx, int round);
 } gl_timed;
 
 /* Milliseconds per call of a student's launcher. */
@@ -196,6 +203,9 @@ double gl_time_matmul(const gl_matmul_timing *m);
 void gl_gpu_lock(int exclusive);
 void gl_gpu_phase(const char *what); /* names the next holds, for GL_TRACE_LOCKS */
 void gl_gpu_unlock(void);
+/* Waits seconds without the GPU's lock (if it is held, it is taken back as it was held):
+ * the GPU is full for a moment, and other labs may finish and free it. */
+void gl_gpu_wait(double seconds);
 
 /* The size of the judge's pool in MiB (GL_LAB.pool_mib, or less on a GPU
  * with less free memory): a suite chooses its largest sizes by it. */
@@ -205,17 +215,21 @@ int gl_pool_mib(void);
 void gl_next_call_delayed(void *dst, const void *src, size_t bytes, double ms);
 double gl_last_launcher_ms(void);
 
-/* The kernels (device names) a launcher launched in the calls so far that
- * carried a tenth of its threads or more. */
+/* The kernels (device names) a launcher launched in the calls so far that did its work
+ * (record.c): measured by GPU time, all but the least busy ones, left out while together they
+ * took at most a quarter of the calls' time or carried a tenth of their threads (a decoy that
+ * does nothing decides nothing; work split over many kernels is judged); without GPU times
+ * (no CUPTI), those that carried a tenth of its threads or more. Fails the test beyond max. */
 int gl_launched_kernels(const char *launcher, char (*names)[224], int max);
+/* Every kernel it launched (compute-sanitizer's errors are given to any of them). */
+int gl_every_kernel(const char *launcher, char (*names)[224], int max);
 void gl_forget_kernels(const char *launcher);
 /* The largest dynamic shared memory (extern __shared__) a launch of kernel (its device name)
  * asked for in the calls so far; -1 if it was not launched. */
 long gl_launched_dynamic_smem(const char *kernel);
 
-/* The kernels a technique test judges: with a GPU, those the launcher
- * actually launched when GL_LAB.probe ran it once on the lab's plain problem
- * (a kernel carrying a tenth of its threads or more); without one, the
+/* The kernels a technique test judges: with a GPU, those that did the launcher's work when
+ * GL_LAB.probe ran it once on the lab's plain problem (gl_launched_kernels); without one, the
  * kernel the starting file names, and the verdict is a preview. */
 int gl_technique_kernels(const char *launcher, const char *named, char (*names)[224], int max);
 
@@ -271,9 +285,22 @@ void gl_expect_queued(const char *launcher, void (*launch)(void *ctx), int (*rig
 /* Runs GL_LAB.run_once(args) in a subject under Nsight Compute and sums each
  * of the metrics over every kernel it launched into values[]. The runner
  * gathers every profile test's runs of a lab into one Nsight Compute session
- * (profile.c). Skips the test when Nsight Compute is missing or may not read
- * the counters; fails it when the profiled run went wrong. */
+ * (profile.c), after a rehearsal of the same runs in a subject the grader records:
+ * a run under Nsight Compute must launch the same kernels, with the same grids, as
+ * when it is not observed, its outputs must be right, and its kernels must have
+ * stored at least the bytes its outputs hold. Skips the test when Nsight Compute is
+ * missing or may not read the counters; fails it when the profiled run went wrong. */
 void gl_profile(const char *const *metrics, int nmetrics, double *values,
                 const char *const *run_args);
+
+/* For a ratio verdict (the sum of the metrics in num_mask over those in den_mask, bit i for
+ * metrics[i], e.g. wavefronts per request): the worst ratio among the kernels of the run that
+ * did its work, each on its own counters (a decoy cannot dilute it; worst: the least when
+ * larger_is_better, else the most); values[] gets that kernel's counters and kernel its
+ * name. Kernels whose den is 0 did none of that work and are not judged. Returns -1 when no
+ * kernel had any. */
+double gl_profile_ratio(const char *const *metrics, int nmetrics, unsigned num_mask,
+                        unsigned den_mask, int larger_is_better, const char *const *run_args,
+                        double *values, char *kernel, size_t kernel_len);
 
 #endif

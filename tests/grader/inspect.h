@@ -1,6 +1,6 @@
 /* inspect.h: reading the technique out of the student's compiled file, with
- * no GPU: the PTX (nvcc -ptx) and the ptxas resource report (-Xptxas -v);
- * and reading Nsight Compute's counters (the profile tests).
+ * no GPU: the PTX (nvcc -ptx) and the ptxas resource report (-Xptxas -v). Nsight Compute's
+ * counters: ncu_csv.h.
  *
  * Kernels are found by their source name ("transpose_padded_kernel"), whether
  * it is mangled (_Z23transpose_padded_kernelPfPKfii) or extern "C". */
@@ -63,12 +63,7 @@ typedef struct {
 /* Reads the ptxas -v report for kernel; 0 if found, -1 if not. */
 int gl_ptxas_usage_of(const char *report, const char *kernel, gl_ptxas_usage *u);
 
-/* Sums the values of metric over every kernel in Nsight Compute's --csv
- * output. Returns the number of kernels that reported it (0: none). */
-int gl_ncu_sum(const char *csv, const char *metric, double *sum);
-/* The same over the kernels whose ID (their order in the process, from 0)
- * is in [first, end); end < 0: all of them. */
-int gl_ncu_sum_ids(const char *csv, const char *metric, long first, long end, double *sum);
+#include "ncu_csv.h"
 
 /* The row pitch of a tile of elems elements with `rows` rows (or rows + 1, or several such
  * buffers: [33][33], [2][32][33]), a pitch of rows to 2 x rows elements: one that is not a

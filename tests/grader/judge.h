@@ -4,13 +4,14 @@
 
 #include <stddef.h>
 
-/* Opens the GPU, allocates the memory pool (pool_bytes, at most half of the
- * free memory) and routes the lab's calls (gl_exec). Returns 0; -1 with why
- * when there is no usable GPU; -2 when the student's code cannot be
- * isolated here and allow_unisolated is 0; -3 when the GPU is there but busy or out of
- * memory now (try again later). */
+/* Opens the GPU, allocates the memory pool (pool_bytes and room for the lab's subjects
+ * beside it; on a GPU too small for that, half of the free memory) and routes the lab's calls
+ * (gl_exec). Returns 0; -1 with why when there is no usable GPU; -2 when the student's code
+ * cannot be isolated here and allow_unisolated is 0; -3 when the GPU is there but busy or
+ * its memory is held by other labs now (try again later; patience > 0: wait for them, 0:
+ * take what is there). */
 int gl_judge_init(const char *submission, const char *baseline, const char *subject_exe,
-                  size_t pool_bytes, int allow_unisolated, char *why, size_t len);
+                  size_t pool_bytes, int allow_unisolated, int patience, char *why, size_t len);
 
 /* Each test: its deadline, the whole pool; at its end, whether it broke
  * the subject (a fresh one is started for the next call). */
@@ -39,8 +40,6 @@ void gl_judge_prestart_subject(int kit);
  * Nsight Compute), or directly again (NULL). Ends the current subject. */
 void gl_judge_wrap_subject(const char *const *argv_prefix);
 
-/* Kernel launches the current subject recorded since it started. */
-unsigned long gl_judge_kernel_count(void);
 
 /* Asks the subject to quit and waits for it (or its wrapper) to exit;
  * returns the exit status, -1 if it had to be killed. */
@@ -55,5 +54,23 @@ int gl_judge_protections_known(void); /* a student's subject ran */
  * ("" if none did). */
 const char *gl_judge_tool_protections(void);
 int gl_judge_in_process(void);
+/* The running subject records every route to the GPU (CUPTI), with the kernels it ran. */
+int gl_judge_records_gpu(void);
+
+/* ---- for the clock (clock.c) ---- */
+
+/* A timed round of a student's launcher (student 1) or of the kit's; returns whether the
+ * calls go to a subject (0: the student's code in this process, not isolated). */
+int gl_judge_round_begin(int student);
+enum { GL_ROUND_OFF, GL_ROUND_PREPARE, GL_ROUND_CALLS };
+void gl_judge_round_phase(int phase);
+/* The round's calls answered and the device idle: 1 when a student's subject ran them. */
+int gl_judge_round_end(const char *what);
+void gl_judge_round_record(const char *what); /* what the GPU ran, checked */
+void gl_judge_round_done(void);
+const char *gl_judge_round_launcher(void);
+/* The current test's id; *baselines (if not NULL) gets its next baseline's number. */
+const char *gl_judge_test_id(int *baselines);
+void gl_judge_clock_trace(void);
 
 #endif

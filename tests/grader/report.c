@@ -5,7 +5,8 @@
  *   gl-report --out DIR [--expect pass|fail|caught] [--caught ID,ID] FILE...
  *   gl-report --calibrate FILE...   every verdict's measured value, threshold and margin
  *
- * Exit status: 0 when no test failed (skipped ones do not count), else 1.
+ * Exit status: 0 when no test failed (skipped ones do not count), else 1; 2 when the grading
+ * broke: a runner that did not finish, or tests NOT RUN (GRADING.md rule 11).
  * The --expect modes are for `make test`, which grades the kit's own files:
  *   pass    every test that ran passed (the reference solutions)
  *   fail    each lab built, and at least one of its tests failed (the
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #define MAX_RESULTS 1024
+#define MAX_PLANNED 256
 #define MAX_LABS 64
 #define MAX_MARGINS 256
 #define SAFE_MARGIN 1.5 /* a threshold at most two thirds of the effect (issue 12) */
@@ -34,6 +36,8 @@ static int nmargins;
 typedef struct {
     char name[64], src[1024], gpu[300], seed[32], build[16], file[64], protections[512];
     char isolated[8];
+    int ended;           /* the runner wrote #end: it finished */
+    int not_run;         /* points of tests NOT RUN: the grading broke */
     int would_fail;      /* technique previews (no GPU) that would fail */
     char review[4096];   /* the "to review" lines, one per line */
     char compiler[4096]; /* what the compiler said when the file did not compile */
@@ -103,12 +107,39 @@ static void xml_text(FILE *f, const char *s)
     }
 }
 
+/* A test the runner planned (#plan) and never reported: NOT RUN (GRADING.md rule 11). */
+static void add_not_run(lab *l, const char *plan, const char *why)
+{
+    char copy[1024], *id, *kind, *points, *title;
+    gl_result *r;
+    snprintf(copy, sizeof copy, "%s", plan);
+    id = strtok(copy, "\t");
+    kind = strtok(NULL, "\t");
+    points = strtok(NULL, "\t");
+    title = strtok(NULL, "");
+    if (!id || !kind || !points || nresults == MAX_RESULTS)
+        return;
+    r = &results[nresults++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->lab, sizeof r->lab, "%s", l->name);
+    snprintf(r->id, sizeof r->id, "%s", id);
+    snprintf(r->kind, sizeof r->kind, "%s", kind);
+    snprintf(r->title, sizeof r->title, "%s", title ? title : id);
+    r->status = GL_NOT_RUN;
+    r->max = atoi(points);
+    snprintf(r->message, sizeof r->message, "NOT RUN: %s; not the student's file's fault: grade "
+             "it again", why);
+    l->max += r->max;
+    l->not_run += r->max;
+}
+
 static int read_results(const char *path)
 {
     FILE *f = fopen(path, "r");
     lab *l;
     char key[64], value[8192];
-    int kind;
+    static char planned[MAX_PLANNED][512];
+    int kind, nplanned = 0, first = nresults, i, j;
     gl_result r;
     if (!f) {
         fprintf(stderr, "gl-report: no results in %s: the lab's grader did not run to its end "
@@ -122,10 +153,9 @@ static int read_results(const char *path)
     l = &lab_list[nlab++];
     memset(l, 0, sizeof *l);
     while ((kind = gl_result_read(f, &r, key, sizeof key, value, sizeof value)) != 0) {
-        if (kind < 0) {
+        if (kind < 0) { /* a runner that died in the middle of a line */
             fprintf(stderr, "gl-report: %s: a malformed line\n", path);
-            fclose(f);
-            return -1;
+            break;
         }
         if (kind == 2) {
             if (!strcmp(key, "margin") && nmargins < MAX_MARGINS) {
@@ -136,6 +166,10 @@ static int read_results(const char *path)
                     snprintf(margins[nmargins].id, sizeof margins[nmargins].id, "%s", id);
                     nmargins++;
                 }
+            } else if (!strcmp(key, "plan") && nplanned < MAX_PLANNED) {
+                snprintf(planned[nplanned++], sizeof planned[0], "%s", value);
+            } else if (!strcmp(key, "end")) {
+                l->ended = 1;
             } else if (!strcmp(key, "lab"))
                 snprintf(l->name, sizeof l->name, "%s", value);
             else if (!strcmp(key, "src"))
@@ -164,7 +198,9 @@ static int read_results(const char *path)
             break;
         results[nresults++] = r;
         l->max += r.max;
-        if (r.status == GL_SKIP) {
+        if (r.status == GL_NOT_RUN) {
+            l->not_run += r.max;
+        } else if (r.status == GL_SKIP) {
             l->skipped += r.max;
             l->would_fail += !strncmp(r.message, "no GPU here: this would fail", 28);
         } else {
@@ -178,6 +214,17 @@ static int read_results(const char *path)
         fprintf(stderr, "gl-report: %s names no lab\n", path);
         return -1;
     }
+    for (i = 0; i < nplanned; i++) { /* what the runner meant to run and never reported */
+        char id[128];
+        int found = 0;
+        snprintf(id, sizeof id, "%.*s", (int)strcspn(planned[i], "\t"), planned[i]);
+        for (j = first; j < nresults && !found; j++)
+            found = !strcmp(results[j].id, id);
+        if (!found)
+            add_not_run(l, planned[i], l->ended ? "the grader did not report this test"
+                                                : "the grader stopped before this test "
+                                                  "(its log says why)");
+    }
     return 0;
 }
 
@@ -185,7 +232,7 @@ static void write_json(const char *dir, int got)
 {
     char path[4096];
     FILE *f;
-    int i, skipped = 0, number = 0;
+    int i, skipped = 0, broke = 0, number = 0;
     const char *prev = "";
     snprintf(path, sizeof path, "%s/results.json", dir);
     if (!(f = fopen(path, "w"))) {
@@ -193,10 +240,12 @@ static void write_json(const char *dir, int got)
         return;
     }
     for (i = 0; i < nlab; i++)
-        skipped += lab_list[i].skipped;
+        skipped += lab_list[i].skipped, broke += lab_list[i].not_run;
     fprintf(f, "{\n  \"score\": %d,\n  \"output_format\": \"text\",\n"
                "  \"test_output_format\": \"text\",\n"
-               "  \"extra_data\": {\"not_run_points\": %d},\n  \"output\": ", got, skipped);
+               "  \"extra_data\": {\"not_run_points\": %d, \"grading_broke_points\": %d},\n"
+               "  \"output\": ",
+            got, skipped, broke);
     {
         static char out[65536];
         const char *gpu = nlab ? lab_list[0].gpu : "none";
@@ -205,6 +254,12 @@ static void write_json(const char *dir, int got)
         n = (size_t)snprintf(out, sizeof out, "gpulabs on %s, seed %s (SEED=%s reproduces)\n",
                              strcmp(gpu, "none") ? gpu : "a machine without a GPU (GPU tests not run)",
                              nlab ? lab_list[0].seed : "?", nlab ? lab_list[0].seed : "?");
+        if (broke && n < sizeof out)
+            n += (size_t)snprintf(out + n, sizeof out - n,
+                                  "THE GRADING BROKE: %d points of tests were NOT RUN (listed "
+                                  "as NOT RUN, not counted): this grade is incomplete, grade "
+                                  "again\n",
+                                  broke);
         if (skipped && n < sizeof out)
             n += (size_t)snprintf(out + n, sizeof out - n,
                                   "%d points of tests were not run on this machine: they are "
@@ -229,7 +284,8 @@ static void write_json(const char *dir, int got)
     for (i = 0; i < nresults; i++) {
         const gl_result *r = &results[i];
         char name[512], out[sizeof r->message + 64];
-        snprintf(name, sizeof name, "%s%s: %s: %s", r->status == GL_SKIP ? "[SKIPPED] " : "",
+        snprintf(name, sizeof name, "%s%s: %s: %s",
+                 r->status == GL_SKIP ? "[SKIPPED] " : r->status == GL_NOT_RUN ? "[NOT RUN] " : "",
                  r->lab, r->kind, r->title);
         number = strcmp(prev, r->lab) ? 1 : number + 1; /* 08-transpose.1, 07-vectorized-loads.1 */
         prev = r->lab;
@@ -238,12 +294,15 @@ static void write_json(const char *dir, int got)
         /* Gradescope has no "skipped": a skipped test is worth 0 of 0, so that its points are
          * not lost, and says why it did not run; its points are in extra_data */
         fprintf(f, ", \"number\": \"%s.%d\", \"score\": %d, \"max_score\": %d", r->lab, number,
-                r->score, r->status == GL_SKIP ? 0 : r->max);
-        if (r->status != GL_SKIP)
+                r->score, r->status == GL_SKIP || r->status == GL_NOT_RUN ? 0 : r->max);
+        if (r->status == GL_PASS || r->status == GL_FAIL)
             fprintf(f, ", \"status\": \"%s\"", r->status == GL_PASS ? "passed" : "failed");
         if (r->status == GL_SKIP)
             snprintf(out, sizeof out, "SKIPPED (not run here, %d point%s not counted): %s", r->max,
                      r->max == 1 ? "" : "s", r->message);
+        else if (r->status == GL_NOT_RUN)
+            snprintf(out, sizeof out, "%s (%d point%s not counted)", r->message, r->max,
+                     r->max == 1 ? "" : "s");
         else
             snprintf(out, sizeof out, "%s", r->message);
         fprintf(f, ", \"tags\": [\"%s\"], \"output\": ", r->kind);
@@ -279,8 +338,9 @@ static void write_check_xml(const char *dir)
             const gl_result *r = &results[i];
             if (strcmp(r->lab, lab_list[l].name) != 0)
                 continue;
-            if (r->status == GL_SKIP) { /* Check's format has no "skipped" */
-                fprintf(f, "    <!-- skipped: %s: ", r->id);
+            if (r->status == GL_SKIP || r->status == GL_NOT_RUN) { /* Check's has neither */
+                fprintf(f, "    <!-- %s: %s: ", r->status == GL_SKIP ? "skipped" : "NOT RUN",
+                        r->id);
                 xml_text(f, r->message);
                 fprintf(f, " -->\n");
                 continue;
@@ -315,7 +375,7 @@ static void write_tap(const char *dir)
         const gl_result *r = &results[i];
         fprintf(f, "%s %d - %s %s %s", r->status == GL_FAIL ? "not ok" : "ok", i + 1, r->lab,
                 r->kind, r->id);
-        if (r->status == GL_SKIP)
+        if (r->status == GL_SKIP || r->status == GL_NOT_RUN)
             fprintf(f, " # SKIP %s", r->message);
         fputc('\n', f);
         if (r->status == GL_FAIL) {
@@ -358,6 +418,7 @@ int main(int argc, char **argv)
 {
     const char *out = NULL, *expect = NULL, *caught = NULL;
     int i, got = 0, max = 0, skipped = 0, failed = 0, bad = 0, quiet, calibrating = 0;
+    int not_run = 0, broke = 0, j;
 
     for (i = 1; i < argc; i++) {
         if (i + 1 < argc && !strcmp(argv[i], "--out"))
@@ -392,24 +453,39 @@ int main(int argc, char **argv)
         max += lab_list[i].max;
         skipped += lab_list[i].skipped;
         failed += lab_list[i].failed;
-        if (quiet)
+        not_run += lab_list[i].not_run;
+        broke += !lab_list[i].ended || lab_list[i].not_run;
+        if (quiet && lab_list[i].ended && !lab_list[i].not_run)
             continue;
         printf("  %-24s %3d/%-3d", lab_list[i].name, lab_list[i].got, lab_list[i].max);
         if (strcmp(lab_list[i].build, "ok") != 0)
             printf("  %s did not compile", lab_list[i].file);
         else if (lab_list[i].skipped)
             printf("  (%d points not run here)", lab_list[i].skipped);
+        if (lab_list[i].not_run || !lab_list[i].ended)
+            printf("  GRADING BROKE: %d points NOT RUN%s", lab_list[i].not_run,
+                   lab_list[i].ended ? "" : " (the grader did not finish)");
         if (!strcmp(lab_list[i].isolated, "no"))
             printf("  NOT ISOLATED");
         printf("\n");
+        for (j = 0; j < nresults; j++)
+            if (results[j].status == GL_NOT_RUN && !strcmp(results[j].lab, lab_list[i].name))
+                printf("    NOT RUN  %-11s %s (%d)\n", results[j].kind, results[j].title,
+                       results[j].max);
     }
     if (!quiet) {
         printf("  %-24s %3d/%-3d", "Total", got, max);
         if (skipped)
             printf("  (%d points not run here: %s)", skipped,
                    nlab && strcmp(lab_list[0].gpu, "none") == 0 ? "no GPU" : "see SKIP above");
+        if (not_run)
+            printf("  (%d points NOT RUN: the grading broke)", not_run);
         printf("\n");
     }
+    if (broke)
+        printf("  THE GRADING BROKE in %d lab%s: tests NOT RUN (above); not the student's "
+               "file's fault: grade again (exit status 2)\n",
+               broke, broke == 1 ? "" : "s");
     if (out) {
         write_json(out, got);
         write_check_xml(out);
@@ -419,10 +495,14 @@ int main(int argc, char **argv)
                    "(TAP)\n", out);
     }
 
+    broke += bad; /* a results file missing or unreadable: its runner did not finish */
+    if (broke) {
+        if (expect)
+            printf("make test: FAILED: the grading broke (tests NOT RUN above)\n");
+        return 2;
+    }
     if (!expect)
-        return failed || bad ? 1 : 0;
-    if (bad)
-        return 1;
+        return failed ? 1 : 0;
     if (!strcmp(expect, "pass")) {
         if (failed) {
             printf("make test: FAILED: a reference solution fails %d test%s (above)\n", failed,

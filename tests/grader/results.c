@@ -6,7 +6,7 @@
 
 const char *gl_status_name(gl_status s)
 {
-    return s == GL_PASS ? "pass" : s == GL_FAIL ? "fail" : "skip";
+    return s == GL_PASS ? "pass" : s == GL_FAIL ? "fail" : s == GL_SKIP ? "skip" : "notrun";
 }
 
 int gl_in_list(const char *list, const char *word)
@@ -120,6 +120,8 @@ int gl_result_read(FILE *f, gl_result *r, char *key, size_t keylen, char *value,
         r->status = GL_FAIL;
     else if (!strcmp(field[4], "skip"))
         r->status = GL_SKIP;
+    else if (!strcmp(field[4], "notrun"))
+        r->status = GL_NOT_RUN;
     else
         return -1;
     r->score = atoi(field[5]);

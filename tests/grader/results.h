@@ -1,7 +1,9 @@
 /* results.h: one lab's results as lines of text, written by the runner and
  * read by the report (scoreboard, results.json, Check XML, TAP).
  *
- *   #key<TAB>value                            the lab's facts: lab, file, src, gpu, seed, build
+ *   #key<TAB>value                            the lab's facts: lab, file, src, gpu, seed, build;
+ *                                             #plan: a test the runner means to run (id, kind,
+ *                                             points, title); #end: the runner finished
  *   test<TAB>lab<TAB>id<TAB>kind<TAB>status<TAB>score<TAB>max<TAB>seconds<TAB>title<TAB>message
  *
  * Fields are escaped (\t, \n, \\), so a message may hold anything. */
@@ -10,7 +12,10 @@
 
 #include <stdio.h>
 
-typedef enum { GL_PASS, GL_FAIL, GL_SKIP } gl_status;
+/* GL_SKIP: the test cannot run on this machine (no GPU, no Nsight Compute): worth 0 of 0.
+ * GL_NOT_RUN: the grader broke before the test could finish (GRADING.md rule 11): not the
+ * student's file's fault, not a zero either; the run exits 2 and must be graded again. */
+typedef enum { GL_PASS, GL_FAIL, GL_SKIP, GL_NOT_RUN } gl_status;
 
 typedef struct {
     char lab[64], id[96], kind[16], title[192];
@@ -20,7 +25,7 @@ typedef struct {
     char message[4096];
 } gl_result;
 
-const char *gl_status_name(gl_status s); /* "pass", "fail", "skip" */
+const char *gl_status_name(gl_status s); /* "pass", "fail", "skip", "notrun" */
 
 /* Is word one of the items of list (separated by commas or spaces)? */
 int gl_in_list(const char *list, const char *word);

@@ -220,7 +220,7 @@ static void lock_fd(int fd, int op)
 
 /* GL_TRACE: how long this lab waited for the GPU, and held it alone or shared;
  * GL_TRACE_LOCKS=FILE: every hold as a line (lab, what, alone or shared, asked, got, let go) */
-static double lock_waited, lock_held[2], lock_since, lock_asked;
+static double lock_waited, lock_held[2], lock_since, lock_asked, lock_released;
 static int lock_mode;
 static const char *lock_what = "setup";
 
@@ -270,6 +270,17 @@ void gl_gpu_unlock(void)
     flock(gpu_lock_fd, LOCK_UN);
     if (gpu_turn_fd >= 0)
         flock(gpu_turn_fd, LOCK_UN); /* held by an exclusive one; a no-op otherwise */
+    lock_released = wall_now();
+}
+
+void gl_gpu_wait(double seconds)
+{
+    int held = gpu_lock_fd >= 0 && lock_since > lock_released, mode = lock_mode;
+    if (held)
+        gl_gpu_unlock();
+    usleep((useconds_t)(seconds * 1e6));
+    if (held)
+        gl_gpu_lock(mode);
 }
 
 static int planning; /* plan(): the kit's baselines are timed */
@@ -287,6 +298,8 @@ static void run_test(const entry *e, gl_result *r)
 
     tcase_add_test(tc, e->test);
     suite_add_tcase(s, tc);
+    if (getenv("GL_TEST_DIE_AT") && !strcmp(getenv("GL_TEST_DIE_AT"), e->id))
+        raise(SIGKILL); /* the kit's own test of a grader that dies (tests/unit/not_run_test.sh) */
     sr = srunner_create(s);
     /* in this process: it runs only the kit's code; the student's runs in the subject */
     srunner_set_fork_status(sr, CK_NOFORK);
@@ -303,6 +316,7 @@ static void run_test(const entry *e, gl_result *r)
     fflush(NULL);
     t0 = now();
     srunner_run_all(sr, CK_SILENT);
+    gl_test_leave();
     r->seconds = now() - t0;
     if (e->kind != GL_PROFILE)
         gl_gpu_unlock();
@@ -310,7 +324,7 @@ static void run_test(const entry *e, gl_result *r)
     rtype = tr_rtype(res[0]);
     st = gl_test_outcome();
     if (st->kit_error[0]) {
-        r->status = GL_SKIP;
+        r->status = GL_NOT_RUN;
         snprintf(r->message, sizeof r->message, "NOT RUN: the grader could not run this test "
                  "(%.900s); not your file's fault: it is graded again when this is fixed",
                  st->kit_error);
@@ -388,6 +402,8 @@ static void print_line(const entry *e, const gl_result *r)
         putchar('.');
     if (r->status == GL_SKIP)
         printf(" SKIP   -/%d\n", e->points);
+    else if (r->status == GL_NOT_RUN)
+        printf(" NOT RUN -/%d\n", e->points);
     else
         printf(" %s %3d/%d  (%.1f s)\n", r->status == GL_PASS ? "OK  " : "FAIL", r->score,
                e->points, r->seconds);
@@ -443,6 +459,8 @@ static double kind_seconds[GL_NKINDS]; /* time spent on each kind */
 static int kind_tests[GL_NKINDS];      /* tests of each kind that were reported */
 static double started, started_wall;
 
+static int not_run_points, not_run_tests; /* tests the grading broke on: the run exits 2 */
+
 static void add_points(const entry *e, const gl_result *r, int *score, int *max, int *skipped,
                        int *total, int *got, int *failed)
 {
@@ -450,7 +468,10 @@ static void add_points(const entry *e, const gl_result *r, int *score, int *max,
     kind_tests[e->kind]++;
     *total += e->points;
     max[e->kind] += e->points;
-    if (r->status == GL_SKIP) {
+    if (r->status == GL_NOT_RUN) {
+        not_run_points += e->points;
+        not_run_tests++;
+    } else if (r->status == GL_SKIP) {
         *skipped += e->points;
     } else {
         *got += r->score;
@@ -609,9 +630,11 @@ int main(int argc, char **argv)
     }
     if (m.gpu) {
         int r, tries = 0;
-        /* a GPU that is there but busy or full (other labs graded at once): wait for it */
+        /* a GPU that is there but busy or full (other labs graded at once): wait for it, two
+         * minutes for the memory its pool and its subjects need, then take what is there */
         while ((r = gl_judge_init(path, baseline, subject, (size_t)GL_LAB.pool_mib << 20,
-                                  allow_unisolated, why, sizeof why)) == -3 && ++tries < 30) {
+                                  allow_unisolated, tries < 60, why, sizeof why)) == -3 &&
+               ++tries < 90) {
             gl_gpu_unlock();
             sleep(2);
             gl_gpu_lock(0);
@@ -667,6 +690,7 @@ int main(int argc, char **argv)
         perror(results);
         return 2;
     }
+    setvbuf(out, NULL, _IOLBF, 0); /* a line at a time: a runner that dies keeps what it said */
     gl_fact_write(out, "lab", GL_LAB.name);
     gl_fact_write(out, "file", GL_LAB.file);
     gl_fact_write(out, "src", src);
@@ -674,6 +698,16 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%llu", (unsigned long long)gl_seed());
     gl_fact_write(out, "seed", path);
     gl_fact_write(out, "build", built ? "ok" : "failed");
+    for (i = 0; i < ntests; i++) { /* what this run means to report: a test it does not is NOT RUN */
+        char plan_line[512];
+        if ((only && !gl_in_list(only, tests[i].id)) ||
+            (kinds && !gl_in_list(kinds, gl_kind_name(tests[i].kind))))
+            continue;
+        snprintf(plan_line, sizeof plan_line, "%s\t%s\t%d\t%s", tests[i].id,
+                 gl_kind_name(tests[i].kind), tests[i].points, tests[i].title);
+        gl_fact_write(out, "plan", plan_line);
+    }
+    fflush(out);
 
     printf("== %s: %s%s%s ==\n", GL_LAB.name, src, *src ? "/" : "", GL_LAB.file);
     if (!built) {
@@ -766,8 +800,13 @@ int main(int argc, char **argv)
             gl_result r;
             init_result(e, &r);
             r.seconds = seconds / nsanitize;
-            r.status = res[i].error[0] ? GL_FAIL : GL_PASS;
-            if (res[i].error[0])
+            r.status = res[i].kit_error[0] ? GL_NOT_RUN : res[i].error[0] ? GL_FAIL : GL_PASS;
+            if (res[i].kit_error[0])
+                snprintf(r.message, sizeof r.message, "NOT RUN: the grader could not run this "
+                         "test (%.900s); not your file's fault: it is graded again when this is "
+                         "fixed",
+                         res[i].kit_error);
+            else if (res[i].error[0])
                 snprintf(r.message, sizeof r.message, "%s", res[i].error);
             else
                 snprintf(r.message, sizeof r.message, "no error on a small problem");
@@ -796,11 +835,14 @@ int main(int argc, char **argv)
             gl_fact_write(out, "tool_protections", gl_judge_tool_protections());
         }
     }
+    gl_fact_write(out, "end", not_run_points ? "broke" : "ok");
     fclose(out);
 
     printf("  %s: %d/%d points", GL_LAB.name, got, total);
     if (skipped_points)
         printf(" (%d not run here)", skipped_points);
+    if (not_run_points)
+        printf(" (%d NOT RUN: the grading broke)", not_run_points);
     printf(" --");
     for (i = 0; i < GL_NKINDS; i++)
         if (max[i])
@@ -814,8 +856,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "  trace: ran %.3f .. %.3f (epoch s); the GPU: waited %.1f s, held alone "
                 "%.1f s, shared %.1f s\n",
                 started_wall, wall_now(), lock_waited, lock_held[1], lock_held[0]);
-    if (gl_kit_error_seen()[0]) {
-        printf("  grader: the grading broke, not the student's file: %s\n", gl_kit_error_seen());
+    if (gl_kit_error_seen()[0] || not_run_tests) {
+        printf("  grader: the grading broke, not the student's file: %d test%s NOT RUN (%s)\n",
+               not_run_tests, not_run_tests == 1 ? "" : "s",
+               gl_kit_error_seen()[0] ? gl_kit_error_seen() : "see above");
         return 2;
     }
     return failed ? 1 : 0;

@@ -4,7 +4,9 @@
  * launcher of the lab runs once on a small problem (GL_LAB.probe), and the
  * errors the tool writes to its own log file are given to the launcher whose
  * kernel they name. The tool, not the subject, writes the log: the student's
- * code cannot write files, and what it prints goes nowhere. */
+ * code cannot write files, and what it prints goes nowhere. A call under the tool is graded
+ * like any other (GRADING.md rule 10): its output checked, its copies refused; a call that
+ * goes wrong there fails its launcher's test with what went wrong. */
 #define _GNU_SOURCE
 #include "sanitize.h"
 
@@ -24,10 +26,11 @@
 static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
 
 static jmp_buf probe_failed;
+static char probe_why[1024];
 
 static void catch_failure(const char *message)
 {
-    (void)message; /* the correctness tests report what is wrong */
+    snprintf(probe_why, sizeof probe_why, "%s", message);
     longjmp(probe_failed, 1);
 }
 
@@ -96,7 +99,7 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
 
     if (!mkdtemp(dir)) {
         for (i = 0; i < n; i++)
-            snprintf(res[i].error, sizeof res[i].error, "grader: no temporary folder");
+            snprintf(res[i].kit_error, sizeof res[i].kit_error, "no temporary folder");
         return;
     }
     ptx = gl_read_file(gl_artifact("ptx"));
@@ -129,9 +132,16 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
         gl_gpu_lock(0);
         old = gl_set_fail_handler(catch_failure);
         for (i = 0; i < n; i++) {
+            volatile int before = gl_kit_error_count();
             gl_judge_test_begin(300, NULL);
             if (setjmp(probe_failed) == 0)
                 GL_LAB.probe(res[i].launcher);
+            else if (gl_kit_error_count() != before)
+                snprintf(res[i].kit_error, sizeof res[i].kit_error, "%s", probe_why);
+            else if (!res[i].error[0])
+                snprintf(res[i].error, sizeof res[i].error,
+                         "under compute-sanitizer %s, the call went wrong: %.1000s", tools[t],
+                         probe_why);
             gl_judge_test_end(0);
         }
         gl_set_fail_handler(old);
@@ -142,14 +152,14 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
         remove(log);
         if (!text) {
             for (i = 0; i < n; i++)
-                if (!res[i].error[0])
-                    snprintf(res[i].error, sizeof res[i].error,
-                             "grader: compute-sanitizer %s wrote no log (%s)", tools[t], sanitizer);
+                if (!res[i].kit_error[0])
+                    snprintf(res[i].kit_error, sizeof res[i].kit_error,
+                             "compute-sanitizer %s wrote no log (%s)", tools[t], sanitizer);
             continue;
         }
         for (i = 0; i < n; i++) {
             char kernels[8][224], block[1024];
-            int nk = gl_launched_kernels(res[i].launcher, kernels, 8);
+            int nk = gl_every_kernel(res[i].launcher, kernels, 8);
             if (!res[i].found && find_error(text, kernels, nk, block, sizeof block)) {
                 res[i].found = 1;
                 snprintf(res[i].error, sizeof res[i].error, "compute-sanitizer %s: %.900s",

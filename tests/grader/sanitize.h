@@ -5,7 +5,8 @@
 typedef struct {
     const char *launcher;
     int found;         /* a tool reported an error in its kernels */
-    char error[1200];  /* which, or why the run could not be judged */
+    char error[1200];  /* which, or what went wrong with the call under the tool */
+    char kit_error[1024]; /* the grader's own failure: the test is NOT RUN */
 } gl_sanitize_result;
 
 /* Runs memcheck, racecheck and synccheck (sanitizer: compute-sanitizer's

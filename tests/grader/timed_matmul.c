@@ -67,7 +67,7 @@ static void verify(void *ctx, int round)
 double gl_time_matmul(const gl_matmul_timing *m)
 {
     timed *t = gl_malloc(sizeof *t);
-    gl_timed clock = {m->sets, 5, prepare, call, verify};
+    gl_timed clock = {m->sets, 5, prepare, call, verify, NULL};
     size_t bytes = (size_t)m->dim * m->dim * sizeof(float);
     double ms;
     int i;
