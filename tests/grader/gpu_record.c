@@ -62,6 +62,9 @@ static struct {
     CUptiResult (*next_record)(uint8_t *, size_t, CUpti_Activity **);
     CUptiResult (*context_id)(CUcontext, uint32_t *);
     CUptiResult (*stream_id)(CUcontext, CUstream, uint8_t, uint32_t *);
+    CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
+                                   CUpti_CallbackId);
+    CUptiResult (*callback_name)(CUpti_CallbackDomain, uint32_t, const char **);
 } api;
 
 static gl_gpu_hooks hooks;
@@ -335,6 +338,34 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     free(buffer);
 }
 
+/* Callbacks for the driver calls that start work on the GPU or that the labs refuse (a
+ * callback costs microseconds, and the runtime makes several driver calls a launch: the
+ * waits, events and allocations it makes are left alone); every driver call where CUPTI
+ * cannot name them. */
+static CUptiResult enable_driver_calls(CUpti_SubscriberHandle subscriber)
+{
+    CUpti_CallbackId cbid;
+    int launches = 0;
+    if (!api.enable_callback || !api.callback_name)
+        return api.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    for (cbid = 1; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE && cbid < MAX_CBID; cbid++) {
+        const char *name = NULL, *cut;
+        int kind;
+        if (api.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name) != CUPTI_SUCCESS || !name)
+            continue;
+        if ((cut = strstr(name, "CBID_"))) /* a name given with its enum's prefix */
+            name = cut + 5;
+        kind = classify(cbid, name);
+        if (kind == K_OTHER || kind == K_SYNC || kind == K_EVENT || kind == K_ALLOC)
+            continue;
+        launches += kind == K_LAUNCH;
+        if (api.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid) != CUPTI_SUCCESS)
+            return api.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    }
+    /* names this CUPTI does not give as expected: every call, rather than a blind record */
+    return launches ? CUPTI_SUCCESS : api.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+}
+
 int gl_gpu_record_start(const char *cupti_path, const gl_gpu_hooks *h, char *why, size_t len)
 {
     CUpti_SubscriberHandle subscriber;
@@ -354,6 +385,8 @@ int gl_gpu_record_start(const char *cupti_path, const gl_gpu_hooks *h, char *why
     *(void **)&api.next_record = dlsym(lib, "cuptiActivityGetNextRecord");
     *(void **)&api.context_id = dlsym(lib, "cuptiGetContextId");
     *(void **)&api.stream_id = dlsym(lib, "cuptiGetStreamIdEx");
+    *(void **)&api.enable_callback = dlsym(lib, "cuptiEnableCallback");
+    *(void **)&api.callback_name = dlsym(lib, "cuptiGetCallbackName");
     cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     *(void **)&current = cuda ? dlsym(cuda, "cuCtxGetCurrent") : NULL;
     if (!api.subscribe || !api.enable_domain || !api.register_callbacks || !api.enable ||
@@ -369,7 +402,7 @@ int gl_gpu_record_start(const char *cupti_path, const gl_gpu_hooks *h, char *why
     know_stream = api.stream_id && api.stream_id(ctx, NULL, 0, &default_stream) == CUPTI_SUCCESS;
     if ((r = api.subscribe(&subscriber, (CUpti_CallbackFunc)on_callback, NULL)) !=
             CUPTI_SUCCESS ||
-        api.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS ||
+        enable_driver_calls(subscriber) != CUPTI_SUCCESS ||
         api.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE) != CUPTI_SUCCESS ||
         api.register_callbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS ||
         api.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS ||
