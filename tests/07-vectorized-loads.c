@@ -179,8 +179,8 @@ GL_TEST(copy_int4_async)
         for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 /* Many calls on aligned pointers. The record of a launcher's kernels spans
- * the whole lab, and a kernel is judged when it carried a tenth of the
- * launcher's threads or more: these calls outweigh the scalar fallback that
+ * the whole lab, and a kernel is judged when it did a share of the work (its GPU
+ * time, gl_launched_kernels): these calls outweigh the scalar fallback that
  * the misaligned tests rightly ran, so the kernels judged are those that
  * did the work where the launcher may vectorise. */
 #define ALIGNED_CALLS 256
