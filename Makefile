@@ -149,7 +149,7 @@ $(BUILD)/tools/info.o: tools/info.c $(COMMON_HEADERS)
 # unit tests of common/ and of the grader's readers (no GPU needed)
 UNIT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tests/unit/contain_probe.c,$(wildcard tests/unit/*.c))) \
              $(BUILD)/tests/grader/inspect.o $(BUILD)/tests/grader/ncu_csv.o \
-             $(BUILD)/tests/grader/results.o
+             $(BUILD)/tests/grader/record.o $(BUILD)/tests/grader/results.o
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(GRADER_HEADERS)
 	@mkdir -p $(@D)
 	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -c $< -o $@

@@ -48,57 +48,6 @@ static double number(const char *s)
     return strtod(buf, NULL);
 }
 
-int gl_ncu_sum(const char *csv, const char *metric, double *sum)
-{
-    return gl_ncu_sum_ids(csv, metric, 0, -1, sum);
-}
-
-int gl_ncu_sum_ids(const char *csv, const char *metric, long first, long end, double *sum)
-{
-    char *copy = strdup(csv), *line, *save = NULL, *field[64];
-    int name_col = -1, value_col = -1, id_col = -1, kernels = 0;
-    *sum = 0.0;
-    if (!copy)
-        return 0;
-    for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        int n, i;
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\r')
-            line[len - 1] = '\0';
-        if (line[0] != '"')
-            continue; /* ==PROF== and other messages */
-        n = csv_fields(line, field, 64);
-        if (name_col < 0) { /* the header */
-            for (i = 0; i < n; i++) {
-                if (!strcmp(field[i], "Metric Name"))
-                    name_col = i;
-                else if (!strcmp(field[i], "Metric Value"))
-                    value_col = i;
-                else if (!strcmp(field[i], "ID"))
-                    id_col = i;
-            }
-            continue;
-        }
-        if (value_col < 0 || name_col >= n || value_col >= n)
-            continue;
-        if (end >= 0) { /* only the kernels [first, end) of the process */
-            long id;
-            if (id_col < 0 || id_col >= n)
-                continue;
-            id = strtol(field[id_col], NULL, 10);
-            if (id < first || id >= end)
-                continue;
-        }
-        if (!strcmp(field[name_col], metric)) {
-            *sum += number(field[value_col]);
-            kernels++;
-        }
-    }
-    free(copy);
-    return kernels;
-}
-
-
 /* "(32, 8, 1)" -> 32, 8, 1 */
 static void shape(const char *s, unsigned *v)
 {
@@ -168,4 +117,24 @@ int gl_ncu_kernels(const char *csv, const char *const *metrics, int nmetrics, gl
     }
     free(copy);
     return too_many ? -1 : n;
+}
+
+int gl_ncu_sum(const char *csv, const char *metric, double *sum)
+{
+    return gl_ncu_sum_ids(csv, metric, 0, -1, sum);
+}
+
+int gl_ncu_sum_ids(const char *csv, const char *metric, long first, long end, double *sum)
+{
+    enum { MAX = 4096 };
+    gl_ncu_kernel *k = malloc(MAX * sizeof *k);
+    int n = k ? gl_ncu_kernels(csv, &metric, 1, k, MAX) : -1, i, kernels = 0;
+    *sum = 0.0;
+    for (i = 0; i < n; i++)
+        if ((k[i].has & 1) && (end < 0 || (k[i].id >= first && k[i].id < end))) {
+            *sum += k[i].value[0];
+            kernels++;
+        }
+    free(k);
+    return kernels;
 }

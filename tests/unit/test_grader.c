@@ -3,7 +3,13 @@
 #include "unit.h"
 
 #include "inspect.h"
+#include "record.h"
 #include "results.h"
+
+#include "gl_check.h"
+#include "grader.h"
+
+#include <setjmp.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,8 +237,95 @@ START_TEST(ncu_csv_sums_over_kernels)
 }
 END_TEST
 
+/* Each kernel of the report on its own: its device name, its launch, its counters (a ratio
+ * verdict judges them one by one: gl_profile_ratio). */
+START_TEST(ncu_csv_reads_each_kernel)
+{
+    static const char csv[] =
+        "\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Metric Name\","
+        "\"Metric Unit\",\"Metric Value\"\n"
+        "\"0\",\"9\",\"_Z4workPf\",\"(32, 8, 1)\",\"(64, 64, 1)\",\"a.sum\",\"\",\"1,024\"\n"
+        "\"0\",\"9\",\"_Z4workPf\",\"(32, 8, 1)\",\"(64, 64, 1)\",\"b.sum\",\"\",\"32\"\n"
+        "\"1\",\"9\",\"_Z5decoyv\",\"(256, 1, 1)\",\"(1, 1, 1)\",\"a.sum\",\"\",\"7\"\n";
+    static const char *const metrics[] = {"a.sum", "b.sum"};
+    gl_ncu_kernel k[4];
+    ck_assert_int_eq(gl_ncu_kernels(csv, metrics, 2, k, 4), 2);
+    ck_assert_str_eq(k[0].name, "_Z4workPf");
+    ck_assert(k[0].grid[0] == 64 && k[0].grid[1] == 64 && k[0].grid[2] == 1);
+    ck_assert(k[0].block[0] == 32 && k[0].block[1] == 8 && k[0].block[2] == 1);
+    ck_assert(k[0].value[0] == 1024.0 && k[0].value[1] == 32.0 && k[0].has == 3u);
+    ck_assert(k[1].id == 1 && k[1].value[0] == 7.0 && k[1].has == 1u);
+    ck_assert_int_eq(gl_ncu_kernels(csv, metrics, 2, k, 1), -1); /* more than it holds */
+}
+END_TEST
+
 /* a tile's row pitch, whatever the declaration's shape: [32][33], [33][33], [2][32][33]
  * pass; [32][32], [2][32][32], [32][64] do not; doubles want an odd pitch */
+/* The kernels that did a launcher's work (record.c), from what the GPU ran: a kernel of the
+ * given grid, block and GPU time, in call 0. */
+static void ran(const gl_launcher *l, const char *name, unsigned blocks, unsigned threads,
+                unsigned long long ns)
+{
+    gl_gpu_event e;
+    memset(&e, 0, sizeof e);
+    e.type = GL_GPU_KERNEL;
+    snprintf(e.name, sizeof e.name, "%s", name);
+    e.grid[0] = blocks, e.grid[1] = e.grid[2] = 1;
+    e.block[0] = threads, e.block[1] = e.block[2] = 1;
+    e.start = 1000, e.end = 1000 + ns;
+    gl_record_check_gpu(l, &e, 1, 0, 0, 1);
+}
+
+static jmp_buf judged_too_many;
+static void fail_to_jump(const char *message)
+{
+    (void)message;
+    longjmp(judged_too_many, 1);
+}
+
+START_TEST(kernels_that_did_the_work)
+{
+    static const gl_launcher l = {"launcher", "p", NULL, 0};
+    gl_record_source src = {1, 1, NULL, "file.cu"};
+    char names[8][224], piece[32];
+    gl_fail_handler old;
+    volatile int n = 0, i;
+    gl_record_set_source(&src);
+    /* a one-thread initialisation beside the main kernel: the main kernel alone */
+    gl_forget_kernels("launcher");
+    ran(&l, "set_first", 1, 1, 2000);
+    ran(&l, "main", 4096, 256, 3000);
+    n = gl_launched_kernels("launcher", names, 8);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(names[0], "main");
+    /* a decoy with two thirds of the threads that does nothing, and the work in 16 pieces:
+     * the pieces are judged, more than 8 of them, and the test fails */
+    gl_forget_kernels("launcher");
+    ran(&l, "decoy", 8192, 256, 10);
+    for (i = 0; i < 16; i++) {
+        snprintf(piece, sizeof piece, "piece_%d", i);
+        ran(&l, piece, 256, 256, 1000);
+    }
+    old = gl_set_fail_handler(fail_to_jump);
+    if (setjmp(judged_too_many) == 0) {
+        n = gl_launched_kernels("launcher", names, 8);
+        ck_abort_msg("the 16 pieces were not judged (%d kernels: %s ...)", n, names[0]);
+    }
+    gl_set_fail_handler(old);
+    /* the same with 4 pieces: each one judged, the decoy not */
+    gl_forget_kernels("launcher");
+    ran(&l, "decoy", 8192, 256, 10);
+    for (i = 0; i < 4; i++) {
+        snprintf(piece, sizeof piece, "piece_%d", i);
+        ran(&l, piece, 256, 256, 1000);
+    }
+    n = gl_launched_kernels("launcher", names, 8);
+    ck_assert_int_eq(n, 4);
+    for (i = 0; i < n; i++)
+        ck_assert(strncmp(names[i], "piece_", 6) == 0);
+}
+END_TEST
+
 START_TEST(tile_pitch_of_any_shape)
 {
     ck_assert_int_eq(gl_tile_pitch(32 * 33, 32, 32), 33);
@@ -319,6 +412,8 @@ Suite *grader_suite(void)
     tcase_add_test(tc, warp_centric_rows_are_not_a_stride);
     tcase_add_test(tc, ptxas_reports_old_and_new);
     tcase_add_test(tc, ncu_csv_sums_over_kernels);
+    tcase_add_test(tc, ncu_csv_reads_each_kernel);
+    tcase_add_test(tc, kernels_that_did_the_work);
     tcase_add_test(tc, tile_pitch_of_any_shape);
     tcase_add_test(tc, template_instantiation_by_exact_name);
     tcase_add_test(tc, results_round_trip);
