@@ -51,6 +51,8 @@ typedef struct {
     gl_captured rehearsed[RUN_KERNELS];
     gl_capture rehearsal, profiled;
     size_t written;         /* bytes of its outputs written under Nsight Compute */
+    int profiled_ok;        /* performed under Nsight Compute, and right */
+    int performed;          /* performed under Nsight Compute (its kernels are in the report) */
     int first, count;       /* its kernels in the report */
 } run;
 
@@ -257,6 +259,7 @@ static int perform_runs(int profiled)
         args[k] = NULL;
         c->kernels = profiled ? NULL : r->rehearsed;
         c->max = profiled ? 0 : RUN_KERNELS;
+        r->performed |= profiled;
         gl_judge_test_begin(300, NULL);
         gl_record_capture(c);
         if (profiled)
@@ -267,7 +270,7 @@ static int perform_runs(int profiled)
                 snprintf(r->error, sizeof r->error, "%s is not right yet (the correctness tests "
                          "say what is wrong): %s", r->args[0], why);
             else if (profiled)
-                r->written = gl_outputs_written();
+                r->written = gl_outputs_written(), r->profiled_ok = 1;
         } else if (gl_kit_error_count() != kit_errors) {
             snprintf(session_kit_error, sizeof session_kit_error, "%s", run_why);
         } else {
@@ -290,7 +293,12 @@ static void judge_runs(void)
     for (i = 0; i < nruns; i++) {
         run *r = &runs[i];
         double stored = 0.0;
-        int count = rehearsed ? r->rehearsal.n : (int)r->profiled.launches;
+        /* its kernels in the report: as many as its rehearsal ran; where there was none, or
+         * the run went wrong under Nsight Compute, as many as it launched there; none if it
+         * was not performed there */
+        int count = !r->performed ? 0
+                    : rehearsed && r->profiled_ok ? r->rehearsal.n
+                                                  : (int)r->profiled.launches;
         r->first = next;
         r->count = next + count <= nkernels ? count : nkernels - next;
         next += r->count;
