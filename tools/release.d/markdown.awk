@@ -1,10 +1,17 @@
 # markdown.awk: a Markdown file of the kit as the student release shows it
-# (tools/release). Two kinds of marker, both HTML comments on lines of their
+# (tools/release). Three kinds of marker, all HTML comments on lines of their
 # own, so that GitHub and Marp show nothing of them in the kit:
 #
 #   <!-- instructor -->           everything from this line to the closing one is
 #   ...                           left out of the release (a README section on
-#   <!-- /instructor -->          grading, a slide for instructors)
+#   <!-- /instructor -->          grading, a handout's calibration, a slide for
+#                                 instructors)
+#
+#   <!-- student                  the lines between, a comment in the kit, are
+#   ...                           shown in the release, the marker lines left
+#   -->                           out: the student's version of what an
+#                                 instructor region says for the kit (README's
+#                                 set-up); they hold no "--" and no marker
 #
 #   <!-- solution: task 1, lines 2-3 -->
 #   <!-- solution: tasks 1 2, lines 1-15 -->
@@ -16,7 +23,8 @@
 #
 # Run as: awk [-v stats=FILE] -f markdown.awk FILE > OUT. Exits 1 naming FILE:LINE for a
 # marker it cannot apply (unclosed, misplaced, misspelt, a range outside its
-# block or overlapping another); the release is then not written.
+# block or overlapping another, a region inside another); the release is then
+# not written.
 
 function fail(line, msg) {
     printf "%s:%d: %s\n", FILENAME, line, msg > "/dev/stderr"
@@ -97,6 +105,7 @@ function flush_block(i, j, r, c, lead, ntasks, tasks, lang) {
 BEGIN {
     in_fence = 0; in_region = 0; nranges = 0; nblock = 0; holding = 0
     held = 0; joined = 0; regions = 0; blocks = 0; cut_lines = 0; failed = 0
+    in_student = 0; students = 0
 }
 
 {
@@ -125,7 +134,37 @@ in_fence {
     next
 }
 
+# a student region: its lines as they are (a fence inside it is followed as anywhere)
+in_student && t == "-->" {
+    in_student = 0
+    students++
+    joined = 1
+    next
+}
+
+in_student && (t ~ /^<!--/ || index(t, "--")) {
+    fail(NR, "inside <!-- student (opened at line " student_at "): no marker and no -- before its closing -->")
+}
+
+t == "<!-- student" {
+    if (in_region)
+        fail(NR, "<!-- student inside the instructor region opened at line " region_at)
+    if (in_student)
+        fail(NR, "<!-- student inside the student region opened at line " student_at)
+    if (nranges)
+        fail(range_at[nranges], "a solution marker must stand right before a code block")
+    in_student = 1
+    student_at = NR
+    next
+}
+
+t ~ /^<!--[ \t]*student/ {
+    fail(NR, "a misspelt marker: write <!-- student on a line of its own, and --> to close it")
+}
+
 t == "<!-- instructor -->" {
+    if (in_student)
+        fail(NR, "<!-- instructor --> inside the student region opened at line " student_at)
     if (in_region)
         fail(NR, "<!-- instructor --> inside the region opened at line " region_at)
     if (nranges)
@@ -196,12 +235,14 @@ END {
         exit 1
     if (in_region)
         fail(region_at, "<!-- instructor --> is never closed")
+    if (in_student)
+        fail(student_at, "<!-- student is never closed (a line --> closes it)")
     if (nranges)
         fail(range_at[nranges], "a solution marker must stand right before a code block")
     if (in_fence && holding)
         fail(NR, "the code block after a solution marker is never closed")
     # blank lines held at the end of the file are dropped; the counts go to
-    # -v stats=FILE: regions left out, code blocks cut, lines cut
+    # -v stats=FILE: regions left out, code blocks cut, lines cut, student regions shown
     if (stats != "")
-        printf "%d %d %d\n", regions, blocks, cut_lines > stats
+        printf "%d %d %d %d\n", regions, blocks, cut_lines, students > stats
 }
