@@ -16,8 +16,11 @@
 
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
-# every core by default (make -j1 still works)
+# every core by default (make -j1 still works); only in the make you started: a make that
+# make starts shares its jobs, and a --jobs of its own would reset them, with a warning
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 2)
+endif
 BUILD := build
 # labs graded at once by make check (they share the GPU: timed and profiled tests take it alone)
 CHECK_JOBS ?= 6
@@ -33,9 +36,15 @@ lab_names = $(1) $(firstword $(subst -, ,$(1))) $(patsubst 0%,%,$(firstword $(su
 find_lab = $(firstword $(foreach l,$(LABS),$(if $(filter $(1),$(call lab_names,$(l))),$(l))))
 # LAB= takes a list ("08 09", "8,9") and names with a trailing slash (labs/08-transpose/)
 comma := ,
+_ :=
+space := $(_) $(_)
 LAB_WORDS := $(patsubst labs/%,%,$(patsubst %/,%,$(subst $(comma), ,$(LAB))))
 LAB_SEL := $(if $(LAB),$(sort $(foreach x,$(LAB_WORDS),$(call find_lab,$(x)))),$(LABS))
 LAB_UNKNOWN := $(strip $(foreach x,$(LAB_WORDS),$(if $(call find_lab,$(x)),,$(x))))
+# KIND= takes a list too ("technique", "performance,profile")
+KINDS := correctness technique performance profile sanitize
+KIND_WORDS := $(subst $(comma), ,$(KIND))
+KIND_UNKNOWN := $(strip $(filter-out $(KINDS),$(KIND_WORDS)))
 
 # ---- toolchain: CUDA 11.x to 13.x ----
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
@@ -172,7 +181,50 @@ SRC := $(patsubst %/,%,$(SRC))
 GRADE := $(BUILD)/grade/$(subst /,_,$(if $(filter /% ../% ..,$(SRC)),$(abspath $(SRC)),$(SRC)))
 CHECK_LABS := $(foreach l,$(LAB_SEL),$(if $(wildcard $(SRC)/$(l)/$(call slug,$(l)).cu),$(l)))
 
+# ---- a bad LAB=, KIND= or SRC= stops make at once, before anything is built ----
+# (a prerequisite that checked them would run beside the builds, under --jobs)
+goals := $(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))
+ifneq ($(filter run demo check calibrate test test-unit test-solutions test-labs test-wrong \
+                test-right grade gradescope,$(goals)),)
+ifneq ($(strip $(LAB)),)
+ifneq ($(or $(LAB_UNKNOWN),$(if $(LAB_SEL),,none)),)
+$(info make: there is no lab '$(or $(LAB_UNKNOWN),$(LAB))'. The labs (LAB= takes 8, 08, transpose or 08-transpose, or a list: LAB="08 09"):)
+$(foreach l,$(LABS),$(info $(_)  $(l)))
+$(error LAB=$(LAB): nothing was built)
+endif
+endif
+endif
+ifneq ($(filter check calibrate grade gradescope,$(goals)),)
+ifneq ($(KIND_UNKNOWN),)
+$(error KIND=$(KIND): '$(firstword $(KIND_UNKNOWN))' is no kind of test; the kinds: $(subst $(space),$(comma) ,$(KINDS)) (KIND=technique, or a list: KIND=correctness,technique); nothing was built)
+endif
+ifneq ($(strip $(KIND)),)
+ifeq ($(strip $(KIND_WORDS)),)
+$(error KIND=$(KIND) names no kind; the kinds: $(subst $(space),$(comma) ,$(KINDS)); nothing was built)
+endif
+endif
+endif
+ifneq ($(filter check,$(goals)),)
+ifeq ($(wildcard $(SRC)/.),)
+$(error SRC=$(SRC) is not a folder (SRC= takes a copy of labs/: a folder holding NN-slug/slug.cu, e.g. $(SRC)/08-transpose/transpose.cu); nothing was built)
+endif
+ifeq ($(CHECK_LABS),)
+$(error SRC=$(SRC) holds no lab file$(if $(LAB), of LAB=$(LAB)) (expected e.g. $(SRC)/$(firstword $(LAB_SEL))/$(call slug,$(firstword $(LAB_SEL))).cu); nothing was built)
+endif
+endif
+
 suite_kernels = $(if $(wildcard tests/$(1).cu),$(BUILD)/tests/$(1)/suite_kernels.o)
+# the runner's report of a file that did not compile: the compiler's messages once, then its
+# tests (each a FAIL that says the file did not compile) in one line
+NOT_COMPILED := awk '/ DID NOT COMPILE: / { nc = 1; n = 0; pts = 0; said = 0 } \
+  nc && /^  [a-z]+ .* FAIL +0\/[0-9]+/ { held = $$0; next } \
+  nc && held != "" && / did not compile$$/ { n++; match(held, /0\/[0-9]+/); \
+    pts += substr(held, RSTART + 2, RLENGTH - 2); held = ""; next } \
+  { if (held != "") print held; held = ""; \
+    if (nc && n && !said) { printf "  its %d tests: FAIL, 0/%d points (a file that does not compile fails them all)\n", n, pts; said = 1 } \
+    print } \
+  /^== / && !/ DID NOT COMPILE: / { nc = 0 }'
+
 
 # ---- per lab: $(1) = 08-transpose, $(2) = transpose ----
 define LAB_RULES
@@ -274,8 +326,9 @@ all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit
 help: ## list the targets
 	@echo "gpulabs: a lab kit for a GPU programming course. Targets:"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-10s %s\n", $$1, $$2}'
-	@echo "Variables: LAB=08 (or 8, transpose, 08-transpose)  SRC=dir  KIND=correctness,technique,"
-	@echo "  performance,profile  ARGS=\"...\" (demo arguments)  SEED=n  ARCH=sm_XX (now $(ARCH))"
+	@echo "Variables: LAB=08 (or 8, transpose, 08-transpose; a list: LAB=\"08 09\")  SRC=dir"
+	@echo "  KIND=correctness,technique,performance,profile,sanitize (one or a list)"
+	@echo "  ARGS=\"...\" (demo arguments)  SEED=n  ARCH=sm_XX (now $(ARCH))"
 	@echo "  CHECK_PREFIX=dir (Check without root)  V=1 (show commands)"
 	@echo "  CLASS=dir FRESH=1 GPUS=0,1 (make grade)"
 	@echo "Labs: $(LABS)"
@@ -333,7 +386,7 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner) 
 	broke=0; \
 	if [ $(words $(CHECK_LABS)) -eq 1 ]; then \
 	  $(MAKE) --no-print-directory $(GRADE)/$(CHECK_LABS)/build.log || exit 2; \
-	  run $(CHECK_LABS) || [ $$? -lt 2 ] || broke=1; \
+	  run $(CHECK_LABS) | $(NOT_COMPILED); [ $${PIPESTATUS[0]} -lt 2 ] || broke=1; \
 	else \
 	  : "every file compiles at once, while each lab's judge sets up the GPU and times the"; \
 	  : "kit's baselines (runner --wait), the compiles niced so that the timed work has the CPU;"; \
@@ -347,7 +400,7 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner) 
 	      { run $$l --wait $(GRADE)/$$l.compiled > $(GRADE)/$$l.log 2>&1; \
 	        echo $$? > $(GRADE)/$$l.status; } & \
 	    done; wait ); wait; \
-	  for l in $(CHECK_LABS); do grep -v "jobserver" $(GRADE)/$$l.compile; cat $(GRADE)/$$l.log; \
+	  for l in $(CHECK_LABS); do cat $(GRADE)/$$l.compile; $(NOT_COMPILED) $(GRADE)/$$l.log; \
 	    [ "$$(cat $(GRADE)/$$l.status)" -lt 2 ] || broke=1; done; \
 	fi; \
 	$(BUILD)/tools/gl-report --out $(GRADE) $(if $(EXPECT),--expect $(EXPECT) --caught "$(ONLY)") \
