@@ -103,6 +103,12 @@ expect_refused "an absolute #include of a kit file is refused" "$tmp/out/absolut
 student "$tmp/sub/syntax/transpose.cu" 'void transpose_tiled(float *out, const float *in, int rows, int cols) { int x = ; }'
 compile syntax "$tmp/sub/syntax/transpose.cu" "$tmp/out/syntax"
 expect_refused "a syntax error does not compile, with the compiler's message" "$tmp/out/syntax" 1 "error"
+result "the compiler's message names the student's file and line, not the copy in src/" \
+    "$(grep -q -F "$tmp/sub/syntax/transpose.cu(2): error" "$tmp/out/syntax/build.log" &&
+        ! grep -q 'src/transpose.cu' "$tmp/out/syntax/build.log" || echo 'not so')"
+compile syntax_named "$tmp/sub/syntax/transpose.cu" "$tmp/out/syntax_named" --name labs/08-transpose/transpose.cu
+result "--name: the messages name the file so" \
+    "$(grep -q -F "labs/08-transpose/transpose.cu(2): error" "$tmp/out/syntax_named/build.log" || echo 'not so')"
 
 # 6. spaces, quotes and UTF-8 in the folders of the file and of DIR
 mkdir -p "$tmp/a b'c/é"
