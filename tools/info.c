@@ -10,9 +10,9 @@ int main(void)
     double copy;
 
     if (gl_device_query(&d, why, sizeof why) != 0) {
-        printf("GPU:              none: %s.\n                  The labs need an NVIDIA GPU with "
-               "its driver; `make test` runs what needs none, and the technique tests show "
-               "their verdicts as previews.\n", why);
+        printf("GPU:              none: %s.\n                  The labs run on an NVIDIA GPU with "
+               "its driver. Here, make all builds every lab, and make check LAB=NN "
+               "KIND=technique previews the technique tests from your PTX (no points).\n", why);
         return 0; /* a machine without a GPU is an answer, not an error */
     }
     copy = gl_memcpy_gbps(0);
