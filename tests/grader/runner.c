@@ -343,10 +343,11 @@ static void run_test(const entry *e, gl_result *r)
         /* no GPU run showed which kernels the launcher runs: no points either way */
         char verdict[sizeof r->message];
         snprintf(verdict, sizeof verdict, "%s", r->message);
-        snprintf(r->message, sizeof r->message, "no GPU here: this would %s%s%s",
-                 r->status == GL_PASS ? "pass (judged on the starting file's kernel names; the "
-                                        "points need a GPU run that shows which kernels ran)"
-                                      : "fail: ",
+        snprintf(r->message, sizeof r->message, "no GPU here, so a preview worth no points: %s%s%s",
+                 r->status == GL_PASS ? "your PTX would pass this test. Its points come from a "
+                                        "run on a GPU, which shows the kernels your launchers "
+                                        "really launch"
+                                      : "your PTX would fail this test: ",
                  r->status == GL_PASS ? "" : verdict, "");
         r->status = GL_SKIP;
     }
