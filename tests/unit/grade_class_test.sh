@@ -2,7 +2,8 @@
 # grade_class_test.sh: tools/grade-class (make grade CLASS=dir), without a GPU.
 # A fake class from the kit's own files, graded on labs 08 and 07 only:
 #   "Ana María"          labs/08-transpose/transpose.cu (the reference): 07 missing
-#   "O'Brien, Pat"       a flat folder: transpose.cu (the starting file)
+#   "O'Brien, Pat"       a flat folder: transpose.cu (the starting file), named as Moodle
+#                        names it ("O'Brien, Pat_1234_assignsubmission_file_")
 #   "-x"                 my work/src/transpose.cu (the reference), and a starting file
 #                        under solutions/08-transpose/ that must not be the one taken
 #   "élève 3"            two labs: 08-transpose/ and 07-vectorized-loads/ (the references)
@@ -10,8 +11,10 @@
 #   "Empty Student"      nothing
 # and a loose file beside them. Checks the gradebook's rows, the zeros of missing labs,
 # the did-not-compile flag, the exit status (no GPU: the GPU tests are skipped, so 1:
-# a file did not compile, labs are missing), the feedback and results.json, resuming,
-# a changed file graded again, a broken grading (exit 2), and --single with FRESH=1.
+# a file did not compile, labs are missing), points not run left empty (never 0), the
+# feedback and results.json, resuming, a changed file graded again, a broken grading
+# (exit 2), --single with FRESH=1, and the names of LMS exports (Moodle, Canvas,
+# Blackboard, Brightspace), staged only.
 # Needs the kit's toolchain (nvcc, Check); takes about 2 minutes on 2 cores.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -19,9 +22,9 @@ cd "$(dirname "$0")/../.." || exit 2
 [ -d solutions ] || { echo "grade-class: skipped (no solutions/ here: the student release)"; exit 0; }
 export LC_ALL=C
 
-OUT=build/unit-grade-class OUT1=build/unit-grade-class-single
+OUT=build/unit-grade-class OUT1=build/unit-grade-class-single OUT2=build/unit-grade-class-lms
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/grade-class-test.XXXXXX") || exit 2
-cleanup() { rm -rf -- "$tmp" "$OUT" "$OUT1" build/grade/build_unit-grade-class*; }
+cleanup() { rm -rf -- "$tmp" "$OUT" "$OUT1" "$OUT2" build/grade/build_unit-grade-class*; }
 trap cleanup EXIT
 [ -z "${KEEP:-}" ] || trap - EXIT
 cleanup
@@ -44,11 +47,12 @@ expect() { # NAME COMMAND...: passes when the command succeeds
 
 # ---- the class ----
 C=$tmp/class
-mkdir -p "$C/Ana María/labs/08-transpose" "$C/O'Brien, Pat" "$C/-x/my work/src" \
+P="O'Brien, Pat_1234_assignsubmission_file_"
+mkdir -p "$C/Ana María/labs/08-transpose" "$C/$P" "$C/-x/my work/src" \
     "$C/-x/solutions/08-transpose" "$C/élève 3/08-transpose" "$C/élève 3/07-vectorized-loads" \
     "$C/Zoë \"syntax\" Error" "$C/Empty Student"
 cp solutions/08-transpose/transpose.cu "$C/Ana María/labs/08-transpose/"
-cp labs/08-transpose/transpose.cu "$C/O'Brien, Pat/"
+cp labs/08-transpose/transpose.cu "$C/$P/"
 cp solutions/08-transpose/transpose.cu "$C/-x/my work/src/"
 cp labs/08-transpose/transpose.cu "$C/-x/solutions/08-transpose/"
 cp solutions/08-transpose/transpose.cu "$C/élève 3/08-transpose/"
@@ -97,6 +101,11 @@ done
 expect "the loose file is not a student" grep -q "ignored: notes.txt" "$tmp/run1.log"
 expect "names are quoted in the CSV" grep -q '^"Zoë ""syntax"" Error",' "$OUT/gradebook.csv"
 expect "a name with a comma keeps its comma" grep -q "^\"O'Brien, Pat\"," "$OUT/gradebook.csv"
+result "a Moodle folder: the student's name, and the folder's beside it" \
+    "$(v=$(field "O'Brien, Pat" 'folder'); [ "$v" = "$P" ] || echo "folder = '$v'")"
+pat=$(awk -F'\t' '$2 == "O'"'"'Brien, Pat" { print $1 }' "$OUT/students.tsv")
+expect "the feedback is addressed to the student's name, not the folder's" \
+    grep -qx "Your gpulabs grade, O'Brien, Pat" "$OUT/$pat/feedback.txt"
 expect "a name a spreadsheet would read as a formula is quoted with '" grep -q "^\"'-x\"," "$OUT/gradebook.csv"
 result "staged folders have safe names" \
     "$(cut -f1 "$OUT/students.tsv" | grep -v '^[a-z0-9][a-z0-9._-]*-[0-9a-f]\{8\}$')"
@@ -132,6 +141,14 @@ result "élève 3: both labs graded" \
 # no GPU: the GPU tests are skipped, and said so
 result "without a GPU: points not run are counted apart" \
     "$(v=$(field "élève 3" 'not run'); [ "${v:-0}" -gt 0 ] || echo "not run = '$v'")"
+result "without a GPU: the total and the cells of tests not run are empty, never 0" \
+    "$(t=$(field "élève 3" 'total ([0-9]*)'); c=$(field "élève 3" '08-transpose correctness ([0-9]*)')
+       l=$(field "élève 3" '08-transpose ([0-9]*)'); [ "$t/$c/$l" = "//" ] || echo "total/correctness/lab = $t/$c/$l")"
+result "without a GPU: the points of the tests that ran have a column of their own" \
+    "$(v=$(field "élève 3" 'points of tests run'); [ "$v" = 0 ] || echo "points of tests run = '$v'")"
+eleve=$(awk -F'\t' 'index($2, "l\303\250ve") { print $1 }' "$OUT/students.tsv")
+expect "without a GPU: the feedback says the grade is not final, and what to run where" \
+    sh -c "grep -q 'Tests not run are not zeros' '$OUT/$eleve/feedback.txt' && grep -q 'make check LAB=\"08 07\" KIND=technique\|make check LAB=\"07 08\" KIND=technique' '$OUT/$eleve/feedback.txt'"
 expect "the time per submission is reported" grep -q "== Time per submission ==" "$tmp/run1.log"
 expect "every student has results.json and feedback.txt" sh -c "for d in '$OUT'/*/; do [ -f \"\$d/results.json\" ] && [ -f \"\$d/feedback.txt\" ] || exit 1; done"
 if command -v python3 >/dev/null; then
@@ -185,6 +202,28 @@ who="Empty Student" FRESH=1 single >"$tmp/single4.log" 2>&1
 rc=$?
 result "--single with FRESH=1: graded again" \
     "$([ $rc -eq 1 ] && grep -q 'FRESH=1: forgetting' "$tmp/single4.log" && grep -q '  1 to grade' "$tmp/single4.log" || { echo "exit $rc"; head "$tmp/single4.log"; })"
+
+# ---- the names of LMS exports (staged only: no compile) ----
+L=$tmp/lms
+mkdir -p "$L/12345-67890 - Li Wei - Nov 25, 2026 105 PM"
+cp solutions/08-transpose/transpose.cu "$L/12345-67890 - Li Wei - Nov 25, 2026 105 PM/"
+cp solutions/08-transpose/transpose.cu "$L/Ana Pérez_777_assignsubmission_file_transpose.cu"
+cp solutions/08-transpose/transpose.cu "$L/oconnorsiobhan_late_45678_991122_transpose-1.cu"
+cp solutions/08-transpose/transpose.cu "$L/HW3_jdoe_attempt_2026-11-20-10-00-00_transpose.cu"
+printf 'Name: Jane Doe (jdoe)\r\nAssignment: HW3\r\n' >"$L/HW3_jdoe_attempt_2026-11-20-10-00-00.txt"
+echo 'an earlier attempt' >"$L/HW3_jdoe_attempt_2026-11-19-10-00-00_transpose.cu"
+
+n=$(LAB=08 tools/grade-class --stage "$L" --out "$OUT2" 2>"$tmp/lms.log")
+result "an LMS export: one student per person, loose files grouped" "$([ "$n" = 4 ] || { echo "$n students"; cat "$tmp/lms.log"; })"
+for pair in "Li Wei|12345-67890 - Li Wei - Nov 25, 2026 105 PM" "Ana Pérez|Ana Pérez_777_assignsubmission_file_" \
+    "oconnorsiobhan|oconnorsiobhan_45678" "Jane Doe|jdoe"; do
+    expect "an LMS export: ${pair%%|*} (from ${pair#*|})" grep -q -F "$(printf '\t%s\t%s' "${pair%%|*}" "${pair#*|}")" "$OUT2/students.tsv"
+done
+jd=$(awk -F'\t' '$3 == "jdoe" { print $1 }' "$OUT2/students.tsv")
+expect "Blackboard: the last attempt is the one staged" cmp -s "$OUT2/$jd/08-transpose/transpose.cu" solutions/08-transpose/transpose.cu
+oc=$(awk -F'\t' '$3 == "oconnorsiobhan_45678" { print $1 }' "$OUT2/students.tsv")
+expect "Canvas: a second upload (transpose-1.cu) is the lab's file" test -f "$OUT2/$oc/08-transpose/transpose.cu"
+rm -rf -- "$OUT2"
 
 echo "grade-class: $passed passed, $failed failed (the first run took $((t1 - t0)) s, all $(($(date +%s) - t0)) s)"
 [ $failed -eq 0 ]
