@@ -446,6 +446,8 @@ test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/t
 	@tests/unit/not_run_test.sh $(BUILD)/tools/gl-report
 	@echo "== grading a class (tools/grade-class) =="
 	@tests/unit/grade_class_test.sh
+	@echo "== the Gradescope package, and a dry run of its autograder =="
+	@tests/unit/gradescope_test.sh
 	@echo "== CUDA IPC into a contained process =="
 	@$(BUILD)/tests/unit/ipc_probe; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 77 ]
 
