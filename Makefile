@@ -448,6 +448,8 @@ test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/t
 	@tests/unit/grade_class_test.sh
 	@echo "== the Gradescope package, and a dry run of its autograder =="
 	@tests/unit/gradescope_test.sh
+	@echo "== Slurm: a cluster of one node on this machine grades a class (tools/slurm) =="
+	@tests/unit/slurm_test.sh
 	@echo "== CUDA IPC into a contained process =="
 	@$(BUILD)/tests/unit/ipc_probe; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 77 ]
 
