@@ -538,16 +538,25 @@ deps: ## install Check and pkg-config (apt, or CHECK_PREFIX= without root), Marp
 # ---- slides: Markdown decks rendered by Marp; plots drawn by gnuplot from the demos' CSV ----
 MARP := .tools/node_modules/.bin/marp
 DECKS := $(wildcard slides/*.md)
-slides: $(patsubst slides/%.md,$(BUILD)/slides/%.html,$(DECKS)) ## render slides/*.md to build/slides/*.html
-	@{ echo "<!doctype html><title>gpulabs slides</title><h1>gpulabs slides</h1><ul>"; \
-	  for d in $(notdir $(DECKS:.md=)); do echo "<li><a href=\"$$d.html\">$$d</a></li>"; done; \
-	  echo "</ul>"; } > $(BUILD)/slides/index.html
+# the PDFs need a Chromium or Chrome (Marp finds one, or CHROME_PATH= names it); as root
+# (a container, CI) Chromium runs only without its sandbox
+CHROME := $(or $(CHROME_PATH),$(firstword $(foreach c,chromium chromium-browser google-chrome,$(shell command -v $(c) 2>/dev/null))))
+MARP_PDF_ENV := $(if $(CHROME),CHROME_PATH=$(CHROME)) $(if $(filter 0,$(shell id -u)),CHROME_NO_SANDBOX=1)
+slides: $(patsubst slides/%.md,$(BUILD)/slides/%.html,$(DECKS)) \
+        $(if $(CHROME),$(patsubst slides/%.md,$(BUILD)/slides/%.pdf,$(DECKS))) ## render slides/*.md to build/slides/ (HTML, and PDF with a Chromium), with an index
+	@tools/slides-index $(BUILD)/slides $(DECKS) > $(BUILD)/slides/index.html
+	@$(if $(CHROME),,echo "slides: no Chromium or Chrome found (apt-get install chromium, or CHROME_PATH=): HTML only";)
 	@echo "slides: $(BUILD)/slides/index.html"
 
 $(BUILD)/slides/%.html: slides/%.md .marprc.yml $(wildcard slides/figures/*)
 	@test -x $(MARP) || { echo "make slides needs Marp CLI: run make deps (it needs Node.js and npm)"; exit 2; }
 	@mkdir -p $(@D) && cp -r slides/figures $(@D)/
 	$(call say,MARP,$<) $(MARP) --quiet --html --allow-local-files $< -o $@
+
+$(BUILD)/slides/%.pdf: slides/%.md .marprc.yml $(wildcard slides/figures/*)
+	@test -x $(MARP) || { echo "make slides needs Marp CLI: run make deps (it needs Node.js and npm)"; exit 2; }
+	@mkdir -p $(@D)
+	$(call say,PDF,$@) $(MARP_PDF_ENV) $(MARP) --quiet --html --pdf --allow-local-files $< -o $@
 
 plots: ## redraw slides/figures/*.svg from slides/data/*.csv (gnuplot)
 	@command -v gnuplot >/dev/null || { echo "make plots needs gnuplot (apt-get install gnuplot-nox)"; exit 2; }

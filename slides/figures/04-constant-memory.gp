@@ -5,7 +5,8 @@ gpu = system("sed -n 's/^# gpu: //p' " . csv)
 n = int(system("sed -n 's/^# lab: .*n = \\([0-9]*\\) outputs.*/\\1/p' " . csv))
 p = int(log(n) / log(2) + 0.5)
 outputs = 2**p == n ? sprintf("2^%d", p) : sprintf("%d", n)
-set terminal svg size 1500,600 dynamic noenhanced font "Helvetica,19" background "white"
+# the size it is shown at on a 1280 x 720 slide (its h: in the deck), every text 17 px or more
+set terminal svg size 1120,430 dynamic noenhanced font "Helvetica,18" background "white"
 set datafile separator ","
 set multiplot layout 1,3 title sprintf("%s outputs, one thread each, on %s", outputs, gpu)
 set grid ytics
@@ -18,7 +19,7 @@ color(name) = strstrt(name, "constant") ? 0xd62728 : 0x2ca02c
 
 # task 1: a polynomial of degree 255 by Horner's rule, its 256 coefficients at
 # addresses known at compile time (here green: constant memory is the faster)
-set title "polynomial, 256 coefficients (task 1)"
+set title "polynomial, 256 coefficients"
 set ylabel "time (ms)"
 set yrange [0:*]
 set offsets 0, 0, graph 0.15, 0
@@ -35,34 +36,36 @@ if (int(system("grep -c '^poly_[a-z]*,[^,]*,[0-9]' " . csv)) < 2) {
 } else {
     plot "< grep '^poly_' " . csv \
              using 0:3:(0.6):(strstrt(strcol(1), "constant") ? 0x2ca02c : 0xd62728):xtic(strcol(1)[6:] . "\ncoefficients") with boxes lc rgb variable, \
-         "" using 0:3:(sprintf("%.3f ms", $3)) with labels offset 0,0.8 font ",16"
+         "" using 0:3:(sprintf("%.3f ms", $3)) with labels offset 0,0.8 font ",17"
 }
 
 # task 3: the run-time loop, constant against global taps; along the bottom,
 # how many times faster the global taps are
-set title "taps known only at run time (task 3)"
-set xlabel "taps (global taps: x faster than constant, at the bottom)"
+set title "taps known at run time"
+set xlabel "taps (x: global taps faster)"
 set logscale xy
 set xrange [45:1450]
-set yrange [0.05:100]
+set yrange [0.01:2000]
 set offsets 0, 0, 0, 0
 set xtics (64, 128, 256, 1024)
 set key top left Left reverse
 plot "< grep '^convolve_constant_runtime,' " . csv using 2:3 with linespoints lw 2 pt 7 lc rgb "#d62728" title "constant taps", \
      "< grep '^convolve_long,' " . csv using 2:3 with linespoints lw 2 pt 5 lc rgb "#2ca02c" title "global taps", \
-     "< grep '^convolve_long,' " . csv using 2:(0.075):(sprintf("%sx", strcol(5))) with labels font ",16" textcolor rgb "#2ca02c" notitle
+     "< grep '^convolve_long,' " . csv using 2:(0.015):(sprintf("%sx", strcol(5))) with labels rotate by 90 left font ",17" textcolor rgb "#2ca02c" notitle
 unset logscale
 unset xlabel
 unset key
 
 # task 2: the lookup; one index per warp (uniform) or one per lane (random)
-set title "table lookup, 16 reads per output (task 2)"
+set title "lookup, 16 reads per output"
 set ylabel "time (ms, log scale)"
 set logscale y
 set autoscale x
 set xtics auto
-set yrange [0.02:200]
-label(name) = sprintf("%s\n%s", word(name, 1)[8:], word(name, 2))
+set yrange [0.02:20000]
+set rmargin 5
+set xtics rotate by -30
+label(name) = sprintf("%s %s", word(name, 1)[8:], word(name, 2))
 plot "< grep '^lookup_' " . csv using 0:3:(0.6):(color(strcol(1))):xtic(label(strcol(1))) with boxes lc rgb variable, \
-     "" using 0:3:(sprintf("%.3f ms", $3)) with labels offset 0,0.8 font ",16"
+     "" using 0:3:(sprintf("%.3f ms", $3)) with labels rotate by 90 left offset 0,0.5 font ",17"
 unset multiplot

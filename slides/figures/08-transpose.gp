@@ -4,7 +4,8 @@ if (!exists("csv")) csv = "slides/data/08-transpose.csv"
 gpu = system("sed -n 's/^# gpu: //p' " . csv)
 size = system("sed -n 's/^# lab: 08-transpose, //p' " . csv)
 memcpy = real(system("sed -n 's/^# memcpy_gbps: \\([0-9.]*\\).*/\\1/p' " . csv))
-set terminal svg size 900,480 dynamic noenhanced font "Helvetica,16" background "white"
+# the size it is shown at on a 1280 x 720 slide (its h: in the deck), every text 17 px or more
+set terminal svg size 1120,405 dynamic noenhanced font "Helvetica,18" background "white"
 set datafile separator ","
 set datafile columnheaders
 set title sprintf("Transpose of %s on %s", size, gpu)
@@ -19,4 +20,4 @@ set label sprintf("cudaMemcpy %.0f GB/s (100%%)", memcpy) at graph 0.02, first m
 # grey: the copy to aim for; red: naive; orange: tiled; green: tiled+padded
 plot csv using 0:3:(0.6):($0 == 0 ? 0x999999 : $0 == 1 ? 0xd62728 : $0 == 2 ? 0xff7f0e : 0x2ca02c):xtic(1) \
          with boxes lc rgb variable, \
-     csv using 0:3:(sprintf("%.0f GB/s, %.0f%%", $3, $4)) with labels offset 0,0.8 font ",14"
+     csv using 0:3:(sprintf("%.0f GB/s, %.0f%%", $3, $4)) with labels offset 0,0.8 font ",17"

@@ -6,16 +6,18 @@
 if (!exists("csv")) csv = "slides/data/09-matmul-tiling.csv"
 gpu = system("sed -n 's/^# gpu: //p' " . csv)
 sizes = system("sed -n 's/^# lab: 09-matmul-tiling, \\(.*\\) (m x n x k.*/\\1/p' " . csv)
-set terminal svg size 1200,480 dynamic noenhanced font "Helvetica,16" background "white"
+# the size it is shown at on a 1280 x 720 slide (its h: in the deck), every text 17 px or more
+set terminal svg size 1120,380 dynamic noenhanced font "Helvetica,18" background "white"
 set datafile separator ","
 set datafile columnheaders
 set datafile missing "-"
 set style fill solid 0.85 border -1
 set grid ytics
+set ytics ("1" 1, "100" 100, "10^4" 10000, "10^6" 1000000)
 set logscale y
 set format y "%g"
 unset key
-set multiplot title sprintf("Matrix multiplication on %s: GFLOP/s (higher is better; %s)", gpu, sizes)
+set multiplot title sprintf("Matrix multiplication on %s: GFLOP/s (higher is better)", gpu)
 
 # ---- left: the variants, the first five rows ----
 set origin 0, 0
@@ -23,9 +25,9 @@ set size 0.42, 0.94
 set title "the variants"
 set ylabel "GFLOP/s (2 m n k / time)"
 set xrange [-0.6:4.6]
-set yrange [1:400000]
+set yrange [1:100000000]
 set boxwidth 0.6
-set xtics rotate by -25 font ",13" noenhanced
+set xtics rotate by -25 font ",17" noenhanced
 set bmargin 6
 # grey: CPU; red: swapped; orange: naive; green: tiled; blue: cuBLAS
 vcolor(i) = i == 0 ? 0x999999 : i == 1 ? 0xd62728 : i == 2 ? 0xff7f0e : i == 3 ? 0x2ca02c : 0x1f77b4
@@ -33,7 +35,7 @@ vcolor(i) = i == 0 ? 0x999999 : i == 1 ? 0xd62728 : i == 2 ? 0xff7f0e : i == 3 ?
 gflops(v) = v < 10 ? sprintf("%.1f", v) : sprintf("%.0f", v)
 vlabel(name, v, pct) = name eq "cpu_reference" ? gflops(v) : sprintf("%s (%.0f%%)", gflops(v), pct)
 plot csv every ::0::4 using 0:6:(0.6):(vcolor($0)):xtic(strcol(2)) with boxes lc rgb variable, \
-     csv every ::0::4 using 0:($6 * 1.8):(vlabel(strcol(2), $6, $7)) with labels font ",12"
+     csv every ::0::4 using 0:($6 * 1.3):(vlabel(strcol(2), $6, $7)) with labels rotate by 90 left font ",17"
 
 # ---- right: the study, rows 5 to 14 ----
 set origin 0.42, 0
@@ -47,5 +49,5 @@ slabel(name, block, launches) = name eq "naive_shape" ? block : \
 scolor(name) = name eq "naive_shape" ? 0xff7f0e : name eq "naive_block_launches" ? 0xd62728 : 0x2ca02c
 plot csv every ::5::14 using 0:6:(0.6):(scolor(strcol(2))):xtic(slabel(strcol(2), strcol(3), strcol(4))) \
          with boxes lc rgb variable, \
-     csv every ::5::14 using 0:($6 * 1.8):(gflops($6)) with labels font ",12"
+     csv every ::5::14 using 0:($6 * 1.3):(gflops($6)) with labels rotate by 90 left font ",17"
 unset multiplot

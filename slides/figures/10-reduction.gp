@@ -5,7 +5,8 @@ if (!exists("csv")) csv = "slides/data/10-reduction.csv"
 gpu = system("sed -n 's/^# gpu: //p' " . csv)
 size = system("sed -n 's/^# lab: 10-reduction, n = \\([0-9]*\\) elements.*/\\1/p' " . csv)
 copy = real(system("sed -n 's/^# copy_gbps: \\([0-9.]*\\).*/\\1/p' " . csv))
-set terminal svg size 1000,500 dynamic noenhanced font "Helvetica,16" background "white"
+# the size it is shown at on a 1280 x 720 slide (its h: in the deck), every text 17 px or more
+set terminal svg size 1120,400 dynamic noenhanced font "Helvetica,18" background "white"
 set datafile separator ","
 set datafile columnheaders
 set title sprintf("Sum of %s floats on %s", size, gpu)
@@ -14,7 +15,8 @@ set yrange [0:copy * 1.15]
 set style fill solid 0.85 border -1
 set boxwidth 0.6
 set grid ytics
-set xtics rotate by -20 font ",14" noenhanced
+set ytics 1000
+set xtics rotate by -20 font ",17" noenhanced
 set bmargin 5
 unset key
 set arrow from graph 0, first copy to graph 1, first copy nohead dt 2 lw 2 lc rgb "#555555"
@@ -25,4 +27,4 @@ color(name) = name eq "interleaved" ? 0xd62728 : \
     (name eq "sequential" || name eq "first_add" || name eq "shuffle") ? 0xff7f0e : \
     name eq "grid_stride_int" ? 0x1f77b4 : 0x2ca02c
 plot csv using 0:3:(0.6):(color(strcol(1))):xtic(1) with boxes lc rgb variable, \
-     csv using 0:3:(sprintf("%.0f, %.0f%%", $3, $4)) with labels offset 0,0.8 font ",13"
+     csv using 0:3:(sprintf("%.0f, %.0f%%", $3, $4)) with labels offset 0,0.8 font ",17"

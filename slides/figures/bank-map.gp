@@ -1,7 +1,8 @@
 # bank-map.gp: which bank holds each element of a 32-row float tile, for rows
 # of 32 words (tile[32][32]) and of 33 words (tile[32][33]). A warp reading
 # column 0 (outlined) touches one bank 32 times, or 32 different banks.
-set terminal svg size 1000,520 dynamic noenhanced font "Helvetica,15" background "white"
+# the size it is shown at on a 1280 x 720 slide (its h: in the deck), every text 17 px or more
+set terminal svg size 1120,400 dynamic noenhanced font "Helvetica,18" background "white"
 set multiplot layout 1,2
 set size ratio -1
 set xrange [-0.5:32.5]
@@ -22,7 +23,7 @@ unset print
 set object 1 rect from -0.5,-0.5 to 0.5,31.5 fs empty border lc rgb "black" lw 3 front
 set title "tile[32][32]: word i*32+k is in bank k\ncolumn 0: bank 0, 32 times (32-way conflict)" offset 0,1
 plot $pitch32 using 1:2:3 with image pixels notitle
-set label 1 "pad" at 32,-1.2 center font ",12"
+set label 1 "pad" at 32,-1.2 center font ",17"
 set title "tile[32][33]: word i*33+k is in bank (i+k) % 32\ncolumn 0: 32 different banks (no conflict)" offset 0,1
 plot $pitch33 using 1:2:3 with image pixels notitle
 unset multiplot
