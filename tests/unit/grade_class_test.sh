@@ -179,6 +179,7 @@ result "still exit 1 (missing labs)" "$([ $rc -eq 1 ] || echo "exit $rc")"
 
 # ---- a grading that broke: a results file cut short -> exit 2, and that student graded again ----
 res=build/grade/${OUT//\//_}_$ana/08-transpose.results
+cp "$res" "$tmp/full"
 head -n 12 "$res" >"$tmp/cut" && cp "$tmp/cut" "$res"
 CLASS_OUT=$OUT tools/grade-class --gather >"$tmp/gather.log" 2>&1
 rc=$?
@@ -186,6 +187,14 @@ result "--gather: a results file cut short is a grading that broke: exit 2" \
     "$([ $rc -eq 2 ] || { echo "exit $rc"; tail -n 5 "$tmp/gather.log"; })"
 expect "--gather: flagged grading broke" sh -c "grep -F 'Ana María' '$OUT/gradebook.csv' | grep -q 'grading broke: 08-transpose'"
 expect "--gather: her cells of lab 08 are empty, not 0" sh -c "grep -F 'Ana María' '$OUT/gradebook.csv' | grep -q ',,,,,'"
+# a test NOT RUN (the grader's own failure, GRADING.md rule 11) is a grading that broke too
+cp "$tmp/cut" "$res" && sed -n '13,$p' "$tmp/full" >>"$res"
+sed -i '0,/\tskip\t/s/\tskip\t/\tnotrun\t/' "$res"
+CLASS_OUT=$OUT tools/grade-class --gather >"$tmp/gather2.log" 2>&1
+rc=$?
+result "--gather: a test NOT RUN is a grading that broke: exit 2" \
+    "$([ $rc -eq 2 ] || { echo "exit $rc"; tail -n 5 "$tmp/gather2.log"; })"
+expect "--gather: flagged, with the test NOT RUN" sh -c "grep -F 'Ana María' '$OUT/gradebook.csv' | grep -q 'NOT RUN'"
 
 # ---- one submission alone (Gradescope, GitHub Classroom): exit 0; resumed; FRESH=1 ----
 single() { LAB=08 GPUS=none JOBS=2 tools/grade-class --single "$C/$who" --out "$OUT1"; }
