@@ -414,7 +414,7 @@ static long long call_remote(const gl_launcher *l, const gl_arg *args)
     if (!gl_link_loaded())
         subject_start(l->name);
     if (!J.kit)
-        gl_record_bytes(l->name, touched);
+        gl_record_bytes(touched);
     if (J.delay.set) {
         rq.flags |= GL_CALL_DELAY;
         rq.delay_dst = J.delay.dst;

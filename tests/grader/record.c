@@ -31,7 +31,7 @@ void gl_record_set_source(const gl_record_source *s)
 typedef struct {
     char launcher[64];
     char kernel[224];
-    unsigned long long threads, count;
+    unsigned long long threads;
     unsigned long long ns;           /* GPU time (CUPTI), 0 where unknown */
     unsigned long long dynamic_smem; /* the largest of a launch */
 } seen_kernel;
@@ -39,11 +39,6 @@ typedef struct {
 #define MAX_SEEN 256
 static seen_kernel seen[MAX_SEEN];
 static int nseen, seen_lost;
-static struct {
-    char launcher[64];
-    unsigned long long bytes;
-} moved[64];
-static int nmoved;
 
 static void remember(const char *launcher, const char *kernel, unsigned long long threads,
                      unsigned long long ns, unsigned long long dynamic_smem)
@@ -53,7 +48,6 @@ static void remember(const char *launcher, const char *kernel, unsigned long lon
         if (!strcmp(seen[i].launcher, launcher) && !strcmp(seen[i].kernel, kernel)) {
             seen[i].threads += threads;
             seen[i].ns += ns;
-            seen[i].count++;
             if (dynamic_smem > seen[i].dynamic_smem)
                 seen[i].dynamic_smem = dynamic_smem;
             return;
@@ -67,23 +61,12 @@ static void remember(const char *launcher, const char *kernel, unsigned long lon
     snprintf(seen[nseen].kernel, sizeof seen[nseen].kernel, "%s", kernel);
     seen[nseen].threads = threads;
     seen[nseen].ns = ns;
-    seen[nseen].count = 1;
     seen[nseen].dynamic_smem = dynamic_smem;
     nseen++;
 }
 
-void gl_record_bytes(const char *launcher, unsigned long long bytes)
+void gl_record_bytes(unsigned long long bytes)
 {
-    int i;
-    for (i = 0; i < nmoved && strcmp(moved[i].launcher, launcher); i++)
-        ;
-    if (i == nmoved) {
-        if (nmoved == 64)
-            return;
-        snprintf(moved[nmoved++].launcher, sizeof moved[0].launcher, "%s", launcher);
-        moved[i].bytes = 0;
-    }
-    moved[i].bytes += bytes;
     if (capture)
         capture->bytes += bytes;
 }
@@ -107,10 +90,6 @@ void gl_forget_kernels(const char *launcher)
         if (strcmp(seen[i].launcher, launcher) != 0)
             seen[k++] = seen[i];
     nseen = k;
-    for (i = k = 0; i < nmoved; i++)
-        if (strcmp(moved[i].launcher, launcher) != 0)
-            moved[k++] = moved[i];
-    nmoved = k;
     seen_lost = 0;
 }
 

@@ -29,9 +29,9 @@ void gl_record_check_gpu(const gl_launcher *l, const gl_gpu_event *e, uint32_t n
 /* Things the subject saw happen at once (GL_TAINT_*): fails the test with what. */
 void gl_record_check_taint(const char *launcher, uint32_t taint, const char *what);
 
-/* The bytes of the judge's memory a call of launcher handed it (its buffers, each once): a
- * profiled run's measure of which kernels did its work. */
-void gl_record_bytes(const char *launcher, unsigned long long bytes);
+/* The bytes of the judge's memory a call handed the subject (its buffers, each once): added to
+ * the profiled run being captured, its measure of which kernels did its work. */
+void gl_record_bytes(unsigned long long bytes);
 
 
 /* What the calls of a profiled run did, while capture is on: the kernels the GPU ran in
