@@ -50,11 +50,12 @@ KIND_UNKNOWN := $(strip $(filter-out $(KINDS),$(KIND_WORDS)))
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 NVCC := $(NVCC)
 # CUDA_HOME follows an NVCC that was given (on the command line or in the environment), so
-# that the student's file, the runner and the demos are built with one toolkit
+# that the student's file, the runner and the demos are built with one toolkit; it is the
+# toolkit nvcc runs from, which a wrapper or a link on the PATH hides (tools/cuda-home)
 ifneq ($(filter command line environment,$(origin NVCC)),)
-CUDA_HOME := $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_HOME := $(shell tools/cuda-home "$(NVCC)")
 else
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_HOME ?= $(shell tools/cuda-home "$(NVCC)")
 endif
 CUDA_LIB := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib) $(CUDA_HOME)/lib64)
 export CUDA_HOME
@@ -439,6 +440,7 @@ test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/t
 	@$(BUILD)/tests/unit/contain_probe
 	@echo "== the isolated compile of a submission, and the list to review =="
 	@tests/unit/compile_submission_test.sh "$(NVCC)" $(STUDENT_NVFLAGS)
+	@NVCC="$(NVCC)" tests/unit/cuda_home_test.sh
 	@tests/unit/review_test.sh
 	@echo "== make calibrate's table (gl-report --calibrate) =="
 	@tests/unit/calibrate_test.sh $(BUILD)/tools/gl-report
