@@ -71,30 +71,32 @@ static void check_random(const char *launcher)
     check(launcher, sizes, 3, DIV_RANDOM);
 }
 
-#define CORRECTNESS(launcher)                                                                 \
-    GL_TEST(launcher##_small_n)                                                               \
+/* The correctness tests of one launcher, label its name in the titles */
+#define CORRECTNESS(launcher, label)                                                          \
+    GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 1000")               \
     {                                                                                         \
         check(#launcher, small, 14, DIV_RANDOM);                                              \
     }                                                                                         \
-    GL_TEST(launcher##_whole_blocks)                                                          \
+    GL_TEST(launcher##_whole_blocks, GL_CORRECTNESS, 1, 15, label ", n a multiple of 256")    \
     {                                                                                         \
         check(#launcher, whole, 4, DIV_RANDOM);                                               \
     }                                                                                         \
-    GL_TEST(launcher##_large_n)                                                               \
+    GL_TEST(launcher##_large_n, GL_CORRECTNESS, 1, 15, label ", n = 2^20 + 3, + 96")          \
     {                                                                                         \
         check(#launcher, big, 2, DIV_RANDOM);                                                 \
     }                                                                                         \
-    GL_TEST(launcher##_random)                                                                \
+    GL_TEST(launcher##_random, GL_CORRECTNESS, 1, 15, label ", n from the seed")              \
     {                                                                                         \
         check_random(#launcher);                                                              \
     }
 
-CORRECTNESS(branch_by_warp)
-CORRECTNESS(classify_partitioned)
-CORRECTNESS(block_products_contiguous)
+CORRECTNESS(branch_by_warp, "uniform branch")
+CORRECTNESS(classify_partitioned, "regrouped")
+CORRECTNESS(block_products_contiguous, "contiguous products")
 
 /* a block of one class fills the slots from one end only */
-GL_TEST(classify_partitioned_one_class)
+GL_TEST(classify_partitioned_one_class, GL_CORRECTNESS, 2, 15,
+        "regrouped, one class, alternating, sorted")
 {
     static const int sizes[] = {1, 255, 256, 257, 5000};
     static const int sorted[] = {BIG};
@@ -130,7 +132,7 @@ static int queued_right(void *ctx)
     return right;
 }
 
-GL_TEST(classify_partitioned_async)
+GL_TEST(classify_partitioned_async, GL_CORRECTNESS, 2, 30, "regrouped, launcher returns at once")
 {
     const int n = BIG;
     size_t bytes = (size_t)n * sizeof(unsigned);
@@ -155,13 +157,6 @@ GL_TEST(classify_partitioned_async)
 
 /* ---- technique: read from the PTX of the kernels the launchers ran ---- */
 
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
-#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
-
 static void check_regroups(const char *kernel)
 {
     gl_ptx_entry e;
@@ -182,9 +177,9 @@ static void check_regroups(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(classify_partitioned_regroups)
+GL_TEST(classify_partitioned_regroups, GL_TECHNIQUE, 3, 10, "regrouped: shared slots, barriers")
 {
-    FOR_EACH_KERNEL("classify_partitioned", "classify_partitioned_kernel", k) check_regroups(k);
+    GL_FOR_EACH_KERNEL("classify_partitioned", "classify_partitioned_kernel", k) check_regroups(k);
 }
 
 /* The PTX of the lab's own baselines (built beside them). */
@@ -228,10 +223,11 @@ static void check_contiguous(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(block_products_contiguous_no_modulo)
+GL_TEST(block_products_contiguous_no_modulo, GL_TECHNIQUE, 3, 10,
+        "contiguous products: no tid % (2 s)")
 {
     check_baseline_has_rem();
-    FOR_EACH_KERNEL("block_products_contiguous", "block_products_contiguous_kernel", k)
+    GL_FOR_EACH_KERNEL("block_products_contiguous", "block_products_contiguous_kernel", k)
         check_contiguous(k);
 }
 
@@ -344,21 +340,21 @@ static void expect_faster(const char *fast, const char *slow, double min_ratio, 
                  s, min_ratio);
 }
 
-GL_TEST(warp_vs_lane)
+GL_TEST(warp_vs_lane, GL_PERFORMANCE, 4, 120, "uniform branch faster than lane parity")
 {
     expect_faster("branch_by_warp", "branch_by_lane", MIN_WARP_OVER_LANE,
                   "Every warp should take one branch: then it runs one of the two loops, not "
                   "both");
 }
 
-GL_TEST(partitioned_vs_classify)
+GL_TEST(partitioned_vs_classify, GL_PERFORMANCE, 4, 120, "regrouped faster on random input")
 {
     expect_faster("classify_partitioned", "classify", MIN_PARTITIONED_OVER_CLASSIFY,
                   "After regrouping, the warps below the block's boundary should take only the "
                   "heavy path and the warps above it only the light one");
 }
 
-GL_TEST(contiguous_vs_interleaved)
+GL_TEST(contiguous_vs_interleaved, GL_PERFORMANCE, 4, 120, "contiguous products faster")
 {
     expect_faster("block_products_contiguous", "block_products_interleaved",
                   MIN_CONTIGUOUS_OVER_INTERLEAVED,
@@ -386,7 +382,8 @@ static double threads_per_instruction(const char *launcher)
     return r;
 }
 
-GL_TEST(branch_by_warp_threads_per_instruction)
+GL_TEST(branch_by_warp_threads_per_instruction, GL_PROFILE, 5, 300,
+        "uniform branch: ~32 threads per instruction")
 {
     double warp = threads_per_instruction("branch_by_warp");
     gl_test_margin(warp, MIN_UNIFORM_THREADS, 1);
@@ -400,7 +397,8 @@ GL_TEST(branch_by_warp_threads_per_instruction)
                  MIN_UNIFORM_THREADS);
 }
 
-GL_TEST(classify_partitioned_threads_per_instruction)
+GL_TEST(classify_partitioned_threads_per_instruction, GL_PROFILE, 5, 300,
+        "regrouped: ~32 threads per instruction")
 {
     double part = threads_per_instruction("classify_partitioned");
     gl_test_margin(part, MIN_PARTITIONED_THREADS, 1);
@@ -445,42 +443,5 @@ static void probe(const char *launcher)
     free(in);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(branch_by_warp_small_n, GL_CORRECTNESS, 2, 15, "uniform branch, n = 0 .. 1000");
-    GL_ADD(branch_by_warp_whole_blocks, GL_CORRECTNESS, 1, 15,
-           "uniform branch, n a multiple of 256");
-    GL_ADD(branch_by_warp_large_n, GL_CORRECTNESS, 1, 15, "uniform branch, n = 2^20 + 3, + 96");
-    GL_ADD(branch_by_warp_random, GL_CORRECTNESS, 1, 15, "uniform branch, n from the seed");
-    GL_ADD(classify_partitioned_small_n, GL_CORRECTNESS, 2, 15, "regrouped, n = 0 .. 1000");
-    GL_ADD(classify_partitioned_whole_blocks, GL_CORRECTNESS, 1, 15,
-           "regrouped, n a multiple of 256");
-    GL_ADD(classify_partitioned_large_n, GL_CORRECTNESS, 1, 15, "regrouped, n = 2^20 + 3, + 96");
-    GL_ADD(classify_partitioned_random, GL_CORRECTNESS, 1, 15, "regrouped, n from the seed");
-    GL_ADD(classify_partitioned_one_class, GL_CORRECTNESS, 2, 15,
-           "regrouped, one class, alternating, sorted");
-    GL_ADD(classify_partitioned_async, GL_CORRECTNESS, 2, 30,
-           "regrouped, launcher returns at once");
-    GL_ADD(block_products_contiguous_small_n, GL_CORRECTNESS, 2, 15,
-           "contiguous products, n = 0 .. 1000");
-    GL_ADD(block_products_contiguous_whole_blocks, GL_CORRECTNESS, 1, 15,
-           "contiguous products, n a multiple of 256");
-    GL_ADD(block_products_contiguous_large_n, GL_CORRECTNESS, 1, 15,
-           "contiguous products, n = 2^20 + 3, + 96");
-    GL_ADD(block_products_contiguous_random, GL_CORRECTNESS, 1, 15,
-           "contiguous products, n from the seed");
-    GL_ADD(classify_partitioned_regroups, GL_TECHNIQUE, 3, 10,
-           "regrouped: shared slots, barriers");
-    GL_ADD(block_products_contiguous_no_modulo, GL_TECHNIQUE, 3, 10,
-           "contiguous products: no tid % (2 s)");
-    GL_ADD(warp_vs_lane, GL_PERFORMANCE, 4, 120, "uniform branch faster than lane parity");
-    GL_ADD(partitioned_vs_classify, GL_PERFORMANCE, 4, 120, "regrouped faster on random input");
-    GL_ADD(contiguous_vs_interleaved, GL_PERFORMANCE, 4, 120, "contiguous products faster");
-    GL_ADD(branch_by_warp_threads_per_instruction, GL_PROFILE, 5, 300,
-           "uniform branch: ~32 threads per instruction");
-    GL_ADD(classify_partitioned_threads_per_instruction, GL_PROFILE, 5, 300,
-           "regrouped: ~32 threads per instruction");
-}
-
 /* the largest test: 16 inputs and 16 outputs of 2^24 elements (64 MiB), and the expected one */
-const gl_lab GL_LAB = {"01-divergence", "divergence.cu", add_tests, run_once, probe, 34 * 65 + 64};
+const gl_lab GL_LAB = {"01-divergence", "divergence.cu", run_once, probe, 34 * 65 + 64};

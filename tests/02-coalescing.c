@@ -84,27 +84,27 @@ static void check_strided(const int (*cases)[2], int ncases)
     }
 }
 
-GL_TEST(strided_small)
+GL_TEST(strided_small, GL_CORRECTNESS, 2, 15, "strided copy, tiny and odd n and strides")
 {
     static const int cases[][2] = {{0, 1}, {1, 1}, {1, 7}, {2, 64}, {33, 2}, {1000, 3}, {255, 32}};
     check_strided(cases, 7);
 }
 
 /* n a multiple of the block (CO_BLOCK), or of 32 but not of the block */
-GL_TEST(strided_whole)
+GL_TEST(strided_whole, GL_CORRECTNESS, 1, 15, "strided copy, n a multiple of 256 or of 32")
 {
     static const int cases[][2] = {{256, 1}, {512, 5}, {4096, 32}, {32, 3}, {96, 1}, {8224, 33}};
     check_strided(cases, 6);
 }
 
-GL_TEST(strided_large)
+GL_TEST(strided_large, GL_CORRECTNESS, 2, 30, "strided copy, n = 2^20 + 1 and 2^20")
 {
     static const int cases[][2] = {
         {(1 << 20) + 1, 1}, {(1 << 20) + 1, 32}, {100003, 33}, {1 << 20, 2}};
     check_strided(cases, 4);
 }
 
-GL_TEST(strided_random)
+GL_TEST(strided_random, GL_CORRECTNESS, 1, 15, "strided copy, n and stride from the seed")
 {
     gl_rng rng;
     int c[1][2];
@@ -128,25 +128,25 @@ static void check_soa(const int *sizes, int nsizes)
     }
 }
 
-GL_TEST(soa_small)
+GL_TEST(soa_small, GL_CORRECTNESS, 1, 15, "SoA kick, n = 1, 31 and 1000")
 {
     static const int sizes[] = {1, 31, 1000};
     check_soa(sizes, 3);
 }
 
-GL_TEST(soa_whole)
+GL_TEST(soa_whole, GL_CORRECTNESS, 1, 15, "SoA kick, n a multiple of 256 or of 32")
 {
     static const int sizes[] = {32, 96, 256, 4096};
     check_soa(sizes, 4);
 }
 
-GL_TEST(soa_large)
+GL_TEST(soa_large, GL_CORRECTNESS, 2, 30, "SoA kick, n = 2^20 + 3")
 {
     static const int sizes[] = {(1 << 20) + 3};
     check_soa(sizes, 1);
 }
 
-GL_TEST(soa_random)
+GL_TEST(soa_random, GL_CORRECTNESS, 1, 15, "SoA kick, n from the seed")
 {
     gl_rng rng;
     int n[1];
@@ -169,39 +169,39 @@ static void check_add(const int (*sizes)[2], int nsizes)
     }
 }
 
-GL_TEST(add_small)
+GL_TEST(add_small, GL_CORRECTNESS, 2, 15, "matrix add, 1 x 1 to 33 x 31")
 {
     static const int sizes[][2] = {{1, 1}, {1, 1000}, {1000, 1}, {33, 31}};
     check_add(sizes, 4);
 }
 
 /* rows a multiple of 32 (and of 8), columns not a multiple of 32 */
-GL_TEST(add_whole_rows)
+GL_TEST(add_whole_rows, GL_CORRECTNESS, 1, 15, "matrix add, rows a multiple of 32")
 {
     static const int sizes[][2] = {{64, 33}, {32, 1}, {256, 1000}};
     check_add(sizes, 3);
 }
 
 /* columns a multiple of 32; rows a multiple of 8 but not of 32, or of neither */
-GL_TEST(add_whole_cols)
+GL_TEST(add_whole_cols, GL_CORRECTNESS, 2, 15, "matrix add, columns a multiple of 32")
 {
     static const int sizes[][2] = {{33, 64}, {5, 32}, {40, 96}, {1027, 1024}};
     check_add(sizes, 4);
 }
 
-GL_TEST(add_whole)
+GL_TEST(add_whole, GL_CORRECTNESS, 1, 15, "matrix add, both multiples of 32")
 {
     static const int sizes[][2] = {{32, 32}, {64, 96}, {256, 1024}};
     check_add(sizes, 3);
 }
 
-GL_TEST(add_large)
+GL_TEST(add_large, GL_CORRECTNESS, 2, 30, "matrix add, 1025 x 2049")
 {
     static const int sizes[][2] = {{1025, 2049}};
     check_add(sizes, 1);
 }
 
-GL_TEST(add_random)
+GL_TEST(add_random, GL_CORRECTNESS, 1, 15, "matrix add, a size drawn from the seed")
 {
     gl_rng rng;
     int s[1][2];
@@ -279,29 +279,22 @@ static void check_async(const char *launcher)
     free(ref);
 }
 
-GL_TEST(strided_async)
+GL_TEST(strided_async, GL_CORRECTNESS, 1, 30, "strided copy, launcher returns at once")
 {
     check_async("strided_copy");
 }
 
-GL_TEST(soa_async)
+GL_TEST(soa_async, GL_CORRECTNESS, 1, 30, "SoA kick, launcher returns at once")
 {
     check_async("kick_soa");
 }
 
-GL_TEST(add_async)
+GL_TEST(add_async, GL_CORRECTNESS, 2, 30, "matrix add, launcher returns at once")
 {
     check_async("matrix_add");
 }
 
 /* ---- technique: read from the PTX of the kernels that ran ---- */
-
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
-#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 /* An index times 32 (the record size) is an array of structures. */
 static int record_stride(const gl_ptx_entry *e)
@@ -347,14 +340,14 @@ static void check_add_mapping(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(soa_layout)
+GL_TEST(soa_layout, GL_TECHNIQUE, 3, 10, "SoA kick: arrays of floats, no records")
 {
-    FOR_EACH_KERNEL("kick_soa", "kick_soa_kernel", k) check_soa_layout(k);
+    GL_FOR_EACH_KERNEL("kick_soa", "kick_soa_kernel", k) check_soa_layout(k);
 }
 
-GL_TEST(add_mapping)
+GL_TEST(add_mapping, GL_TECHNIQUE, 3, 10, "matrix add: threadIdx.x along a row")
 {
-    FOR_EACH_KERNEL("matrix_add", "matrix_add_kernel", k) check_add_mapping(k);
+    GL_FOR_EACH_KERNEL("matrix_add", "matrix_add_kernel", k) check_add_mapping(k);
 }
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
@@ -549,7 +542,7 @@ static double gbps(const char *launcher, int kind, int n, int m, int sets, doubl
     return gl_gbps(useful_bytes, ms);
 }
 
-GL_TEST(stride1_vs_copy)
+GL_TEST(stride1_vs_copy, GL_PERFORMANCE, 4, 120, "stride 1 as fast as the kit's copy")
 {
     int n = (1 << 26) / quarter();
     double copy = gbps("copy_float", 'c', n, 1, 8, 8.0 * n),
@@ -565,7 +558,7 @@ GL_TEST(stride1_vs_copy)
                  gl_percent(mine, copy), copy, MIN_STRIDE1_PCT_OF_COPY);
 }
 
-GL_TEST(soa_vs_aos)
+GL_TEST(soa_vs_aos, GL_PERFORMANCE, 4, 120, "SoA kick faster than AoS")
 {
     int n = (1 << 24) / quarter();
     /* useful bytes: vx, mass and charge read, vx written */
@@ -581,7 +574,7 @@ GL_TEST(soa_vs_aos)
                  MIN_SOA_OVER_AOS);
 }
 
-GL_TEST(add_vs_naive)
+GL_TEST(add_vs_naive, GL_PERFORMANCE, 4, 120, "matrix add faster than naive mapping")
 {
     int rows = 8192 / (quarter() == 1 ? 1 : 2), cols = rows;
     double bytes = 12.0 * rows * cols, naive = gbps("matrix_add_naive", 'm', rows, cols, 5, bytes),
@@ -614,7 +607,7 @@ static double sectors_per_request(const char *const *args, int larger)
     return r;
 }
 
-GL_TEST(stride1_sectors)
+GL_TEST(stride1_sectors, GL_PROFILE, 2, 300, "stride 1: 4 sectors per request")
 {
     const char *args[] = {"strided_copy", "1048576", "1", NULL};
     double s = sectors_per_request(args, 0);
@@ -626,7 +619,7 @@ GL_TEST(stride1_sectors)
                       s);
 }
 
-GL_TEST(stride32_sectors)
+GL_TEST(stride32_sectors, GL_PROFILE, 2, 300, "stride 32: 32 sectors per request")
 {
     const char *args[] = {"strided_copy", "1048576", "32", NULL};
     double s = sectors_per_request(args, 1);
@@ -638,7 +631,7 @@ GL_TEST(stride32_sectors)
                       s);
 }
 
-GL_TEST(soa_sectors)
+GL_TEST(soa_sectors, GL_PROFILE, 2, 300, "SoA kick: 4 sectors per request")
 {
     const char *args[] = {"kick_soa", "1048576", NULL};
     double s = sectors_per_request(args, 0);
@@ -649,7 +642,7 @@ GL_TEST(soa_sectors)
                       s);
 }
 
-GL_TEST(add_sectors)
+GL_TEST(add_sectors, GL_PROFILE, 2, 300, "matrix add: 4 sectors per request")
 {
     const char *args[] = {"matrix_add", "2048", "2048", NULL};
     double s = sectors_per_request(args, 0);
@@ -691,34 +684,4 @@ static void probe(const char *launcher)
         copy_once(&rng, launcher, 1000, strcmp(launcher, "copy_float") ? 3 : 1);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(strided_small, GL_CORRECTNESS, 2, 15, "strided copy, tiny and odd n and strides");
-    GL_ADD(strided_whole, GL_CORRECTNESS, 1, 15, "strided copy, n a multiple of 256 or of 32");
-    GL_ADD(strided_large, GL_CORRECTNESS, 2, 30, "strided copy, n = 2^20 + 1 and 2^20");
-    GL_ADD(strided_random, GL_CORRECTNESS, 1, 15, "strided copy, n and stride from the seed");
-    GL_ADD(strided_async, GL_CORRECTNESS, 1, 30, "strided copy, launcher returns at once");
-    GL_ADD(soa_small, GL_CORRECTNESS, 1, 15, "SoA kick, n = 1, 31 and 1000");
-    GL_ADD(soa_whole, GL_CORRECTNESS, 1, 15, "SoA kick, n a multiple of 256 or of 32");
-    GL_ADD(soa_large, GL_CORRECTNESS, 2, 30, "SoA kick, n = 2^20 + 3");
-    GL_ADD(soa_random, GL_CORRECTNESS, 1, 15, "SoA kick, n from the seed");
-    GL_ADD(soa_async, GL_CORRECTNESS, 1, 30, "SoA kick, launcher returns at once");
-    GL_ADD(add_small, GL_CORRECTNESS, 2, 15, "matrix add, 1 x 1 to 33 x 31");
-    GL_ADD(add_whole_rows, GL_CORRECTNESS, 1, 15, "matrix add, rows a multiple of 32");
-    GL_ADD(add_whole_cols, GL_CORRECTNESS, 2, 15, "matrix add, columns a multiple of 32");
-    GL_ADD(add_whole, GL_CORRECTNESS, 1, 15, "matrix add, both multiples of 32");
-    GL_ADD(add_large, GL_CORRECTNESS, 2, 30, "matrix add, 1025 x 2049");
-    GL_ADD(add_random, GL_CORRECTNESS, 1, 15, "matrix add, a size drawn from the seed");
-    GL_ADD(add_async, GL_CORRECTNESS, 2, 30, "matrix add, launcher returns at once");
-    GL_ADD(soa_layout, GL_TECHNIQUE, 3, 10, "SoA kick: arrays of floats, no records");
-    GL_ADD(add_mapping, GL_TECHNIQUE, 3, 10, "matrix add: threadIdx.x along a row");
-    GL_ADD(stride1_vs_copy, GL_PERFORMANCE, 4, 120, "stride 1 as fast as the kit's copy");
-    GL_ADD(soa_vs_aos, GL_PERFORMANCE, 4, 120, "SoA kick faster than AoS");
-    GL_ADD(add_vs_naive, GL_PERFORMANCE, 4, 120, "matrix add faster than naive mapping");
-    GL_ADD(stride1_sectors, GL_PROFILE, 2, 300, "stride 1: 4 sectors per request");
-    GL_ADD(stride32_sectors, GL_PROFILE, 2, 300, "stride 32: 32 sectors per request");
-    GL_ADD(soa_sectors, GL_PROFILE, 2, 300, "SoA kick: 4 sectors per request");
-    GL_ADD(add_sectors, GL_PROFILE, 2, 300, "matrix add: 4 sectors per request");
-}
-
-const gl_lab GL_LAB = {"02-coalescing", "coalescing.cu", add_tests, run_once, probe, POOL_MIB};
+const gl_lab GL_LAB = {"02-coalescing", "coalescing.cu", run_once, probe, POOL_MIB};

@@ -74,42 +74,42 @@ static void check_random(const char *launcher)
     check_gram(launcher, rows, 1);
 }
 
-GL_TEST(padded_small)
+GL_TEST(padded_small, GL_CORRECTNESS, 2, 15, "padded Gram, 1 to 100 rows")
 {
     check_gram("tile_gram_padded", small_rows, 4);
 }
 
-GL_TEST(padded_whole)
+GL_TEST(padded_whole, GL_CORRECTNESS, 1, 15, "padded Gram, whole tiles: 32 to 1024 rows")
 {
     check_gram("tile_gram_padded", whole_rows, 3);
 }
 
-GL_TEST(padded_large)
+GL_TEST(padded_large, GL_CORRECTNESS, 2, 30, "padded Gram, 2^18 + 7 and 2^18 rows")
 {
     check_gram("tile_gram_padded", large_rows, 2);
 }
 
-GL_TEST(padded_random)
+GL_TEST(padded_random, GL_CORRECTNESS, 1, 15, "padded Gram, rows from the seed")
 {
     check_random("tile_gram_padded");
 }
 
-GL_TEST(double_small)
+GL_TEST(double_small, GL_CORRECTNESS, 2, 15, "padded double Gram, 1 to 100 rows")
 {
     check_gram("tile_gram_double_padded", small_rows, 4);
 }
 
-GL_TEST(double_whole)
+GL_TEST(double_whole, GL_CORRECTNESS, 1, 15, "padded double Gram, whole tiles")
 {
     check_gram("tile_gram_double_padded", whole_rows, 3);
 }
 
-GL_TEST(double_large)
+GL_TEST(double_large, GL_CORRECTNESS, 2, 30, "padded double Gram, 2^18 + 7 and 2^18")
 {
     check_gram("tile_gram_double_padded", large_rows, 2);
 }
 
-GL_TEST(double_random)
+GL_TEST(double_random, GL_CORRECTNESS, 1, 15, "padded double Gram, rows from the seed")
 {
     check_random("tile_gram_double_padded");
 }
@@ -169,12 +169,12 @@ static void check_async(const char *launcher)
     bc_gram_free(&p);
 }
 
-GL_TEST(padded_async)
+GL_TEST(padded_async, GL_CORRECTNESS, 2, 30, "padded Gram, launcher returns at once")
 {
     check_async("tile_gram_padded");
 }
 
-GL_TEST(double_async)
+GL_TEST(double_async, GL_CORRECTNESS, 1, 30, "padded double Gram, returns at once")
 {
     check_async("tile_gram_double_padded");
 }
@@ -188,7 +188,7 @@ static void expect_degree(const char *what, const int *words, int lanes)
         gl_check_fail("%s", why);
 }
 
-GL_TEST(degree_strides)
+GL_TEST(degree_strides, GL_CORRECTNESS, 2, 15, "conflict degree: strides")
 {
     static const int strides[] = {1, 2, 3, 4, 8, 16, 17, 32, 33, 64};
     int words[32], s, l;
@@ -202,7 +202,7 @@ GL_TEST(degree_strides)
     expect_degree("no lane", words, 0);
 }
 
-GL_TEST(degree_broadcast)
+GL_TEST(degree_broadcast, GL_CORRECTNESS, 2, 15, "conflict degree: broadcasts")
 {
     int words[32], l;
     for (l = 0; l < 32; l++)
@@ -219,7 +219,7 @@ GL_TEST(degree_broadcast)
     expect_degree("four words of bank 0, a few of bank 1", words, 32);
 }
 
-GL_TEST(degree_random)
+GL_TEST(degree_random, GL_CORRECTNESS, 2, 30, "conflict degree: random patterns")
 {
     int words[32], t, l;
     gl_rng rng;
@@ -233,13 +233,6 @@ GL_TEST(degree_random)
 }
 
 /* ---- technique: the padded tiles in the PTX of the kernels that ran ---- */
-
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
-#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 static void check_float_pitch(const char *kernel)
 {
@@ -276,14 +269,14 @@ static void check_double_pitch(const char *kernel)
                       kernel, pitch, pitch, BC_TILE);
 }
 
-GL_TEST(padded_pitch)
+GL_TEST(padded_pitch, GL_TECHNIQUE, 3, 10, "float tile: pitch not a multiple of 32")
 {
-    FOR_EACH_KERNEL("tile_gram_padded", "tile_gram_padded_kernel", k) check_float_pitch(k);
+    GL_FOR_EACH_KERNEL("tile_gram_padded", "tile_gram_padded_kernel", k) check_float_pitch(k);
 }
 
-GL_TEST(double_pitch)
+GL_TEST(double_pitch, GL_TECHNIQUE, 3, 10, "double tile: an odd number per row")
 {
-    FOR_EACH_KERNEL("tile_gram_double_padded", "tile_gram_double_padded_kernel", k)
+    GL_FOR_EACH_KERNEL("tile_gram_double_padded", "tile_gram_double_padded_kernel", k)
     check_double_pitch(k);
 }
 
@@ -440,7 +433,7 @@ static void expect_padded_faster(const char *mine, const char *given, double min
                  min_ratio);
 }
 
-GL_TEST(padded_vs_unpadded)
+GL_TEST(padded_vs_unpadded, GL_PERFORMANCE, 4, 120, "padded faster than unpadded")
 {
     expect_padded_faster("tile_gram_padded", "tile_gram", MIN_PADDED_OVER_UNPADDED, "");
 }
@@ -448,7 +441,7 @@ GL_TEST(padded_vs_unpadded)
 /* Where FP64 runs at 1/32 of FP32 or slower (GeForce, T4, L4), the padded double kernel's
  * 32 FP64 multiply-adds per thread take longer than its shared loads: padding gains about
  * 2x there, not 11x. */
-GL_TEST(double_padded_vs_unpadded)
+GL_TEST(double_padded_vs_unpadded, GL_PERFORMANCE, 4, 120, "double: padded faster")
 {
     int dev = 0, fp64 = 0; /* FP32 throughput over FP64 throughput */
     GL_CUDA(cudaGetDevice(&dev));
@@ -485,7 +478,7 @@ static double wavefronts_per_load(const char *launcher, char *detail, size_t len
     return w;
 }
 
-GL_TEST(padded_wavefronts)
+GL_TEST(padded_wavefronts, GL_PROFILE, 3, 300, "float: 1 wavefront per load")
 {
     char detail[256];
     double w = wavefronts_per_load("tile_gram_padded", detail, sizeof detail);
@@ -497,7 +490,7 @@ GL_TEST(padded_wavefronts)
                       w, detail);
 }
 
-GL_TEST(double_wavefronts)
+GL_TEST(double_wavefronts, GL_PROFILE, 3, 300, "double: at most 2 wavefronts per load")
 {
     char detail[256];
     double w = wavefronts_per_load("tile_gram_double_padded", detail, sizeof detail);
@@ -534,28 +527,5 @@ static void probe(const char *launcher)
         gram_once(&rng, launcher, 100);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(padded_small, GL_CORRECTNESS, 2, 15, "padded Gram, 1 to 100 rows");
-    GL_ADD(padded_whole, GL_CORRECTNESS, 1, 15, "padded Gram, whole tiles: 32 to 1024 rows");
-    GL_ADD(padded_large, GL_CORRECTNESS, 2, 30, "padded Gram, 2^18 + 7 and 2^18 rows");
-    GL_ADD(padded_random, GL_CORRECTNESS, 1, 15, "padded Gram, rows from the seed");
-    GL_ADD(padded_async, GL_CORRECTNESS, 2, 30, "padded Gram, launcher returns at once");
-    GL_ADD(degree_strides, GL_CORRECTNESS, 2, 15, "conflict degree: strides");
-    GL_ADD(degree_broadcast, GL_CORRECTNESS, 2, 15, "conflict degree: broadcasts");
-    GL_ADD(degree_random, GL_CORRECTNESS, 2, 30, "conflict degree: random patterns");
-    GL_ADD(double_small, GL_CORRECTNESS, 2, 15, "padded double Gram, 1 to 100 rows");
-    GL_ADD(double_whole, GL_CORRECTNESS, 1, 15, "padded double Gram, whole tiles");
-    GL_ADD(double_large, GL_CORRECTNESS, 2, 30, "padded double Gram, 2^18 + 7 and 2^18");
-    GL_ADD(double_random, GL_CORRECTNESS, 1, 15, "padded double Gram, rows from the seed");
-    GL_ADD(double_async, GL_CORRECTNESS, 1, 30, "padded double Gram, returns at once");
-    GL_ADD(padded_pitch, GL_TECHNIQUE, 3, 10, "float tile: pitch not a multiple of 32");
-    GL_ADD(double_pitch, GL_TECHNIQUE, 3, 10, "double tile: an odd number per row");
-    GL_ADD(padded_vs_unpadded, GL_PERFORMANCE, 4, 120, "padded faster than unpadded");
-    GL_ADD(double_padded_vs_unpadded, GL_PERFORMANCE, 4, 120, "double: padded faster");
-    GL_ADD(padded_wavefronts, GL_PROFILE, 3, 300, "float: 1 wavefront per load");
-    GL_ADD(double_wavefronts, GL_PROFILE, 3, 300, "double: at most 2 wavefronts per load");
-}
-
-const gl_lab GL_LAB = {"03-bank-conflicts", "bank_conflicts.cu", add_tests, run_once, probe,
+const gl_lab GL_LAB = {"03-bank-conflicts", "bank_conflicts.cu", run_once, probe,
                        POOL_MIB};

@@ -118,17 +118,18 @@ static const int small_n[] = {0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096};
 #define NSMALL ((int)(sizeof small_n / sizeof small_n[0]))
 static const int large_n[] = {1 << 20, BIG};
 
-GL_TEST(constant_small_n)
+GL_TEST(constant_small_n, GL_CORRECTNESS, 2, 15,
+        "constant coefficients, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")
 {
     check_poly(small_n, NSMALL);
 }
 
-GL_TEST(constant_large_n)
+GL_TEST(constant_large_n, GL_CORRECTNESS, 2, 15, "constant coefficients, n = 2^20 and 2^20 + 3")
 {
     check_poly(large_n, 2);
 }
 
-GL_TEST(constant_random)
+GL_TEST(constant_random, GL_CORRECTNESS, 1, 15, "constant coefficients, n drawn from the seed")
 {
     gl_rng rng;
     int n;
@@ -137,17 +138,18 @@ GL_TEST(constant_random)
     check_poly(&n, 1);
 }
 
-GL_TEST(lookup_small_n)
+GL_TEST(lookup_small_n, GL_CORRECTNESS, 2, 15,
+        "global lookup, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")
 {
     check_lookup("lookup_global", small_n, NSMALL);
 }
 
-GL_TEST(lookup_large_n)
+GL_TEST(lookup_large_n, GL_CORRECTNESS, 2, 15, "global lookup, n = 2^20 and 2^20 + 3")
 {
     check_lookup("lookup_global", large_n, 2);
 }
 
-GL_TEST(lookup_random)
+GL_TEST(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the seed")
 {
     gl_rng rng;
     int n;
@@ -156,7 +158,7 @@ GL_TEST(lookup_random)
     check_lookup("lookup_global", &n, 1);
 }
 
-GL_TEST(long_taps)
+GL_TEST(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps")
 {
     /* lengths: one tap, under a warp, a warp, a warp and one, two warps, 1000 */
     static const int sizes[] = {1, 256, 257, 1000}, taps[] = {1, 31, 32, 33, 64, 1000};
@@ -167,13 +169,13 @@ GL_TEST(long_taps)
     check_conv("convolve_long", big, 1, 33);
 }
 
-GL_TEST(long_past_64kb)
+GL_TEST(long_past_64kb, GL_CORRECTNESS, 3, 15, "long filter, 20000 taps (80 KB)")
 {
     static const int sizes[] = {1, 256, 257, 1000};
     check_conv("convolve_long", sizes, 4, 20000); /* 80 KB of taps */
 }
 
-GL_TEST(long_random)
+GL_TEST(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from the seed")
 {
     gl_rng rng;
     int n, ntaps;
@@ -291,29 +293,22 @@ static void check_async(const char *launcher, int ntaps)
     free(h_data);
 }
 
-GL_TEST(constant_async)
+GL_TEST(constant_async, GL_CORRECTNESS, 2, 30, "constant coefficients, launcher returns at once")
 {
     check_async("poly_constant", 0);
 }
 
-GL_TEST(lookup_async)
+GL_TEST(lookup_async, GL_CORRECTNESS, 1, 30, "global lookup, launcher returns at once")
 {
     check_async("lookup_global", 0);
 }
 
-GL_TEST(long_async)
+GL_TEST(long_async, GL_CORRECTNESS, 1, 30, "long filter, launcher returns at once")
 {
     check_async("convolve_long", 100);
 }
 
 /* ---- technique: read from the PTX and the library, no GPU needed ---- */
-
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
-#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 static int ident_char(char ch)
 {
@@ -396,7 +391,8 @@ static void check_reads_c_coeffs(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(constant_reads_c_coeffs)
+GL_TEST(constant_reads_c_coeffs, GL_TECHNIQUE, 3, 10,
+        "constant coefficients: ld.const from c_coeffs")
 {
     int given = baseline_ld_const("poly_global_kernel");
     /* the test tells the two apart: the given kernel has none */
@@ -404,7 +400,7 @@ GL_TEST(constant_reads_c_coeffs)
         gl_check_fail("grader: the given poly_global_kernel has ld.const in its PTX: this "
                       "compiler puts global data in constant memory by itself, and the test "
                       "cannot tell");
-    FOR_EACH_KERNEL("poly_constant", "poly_constant_kernel", k) check_reads_c_coeffs(k);
+    GL_FOR_EACH_KERNEL("poly_constant", "poly_constant_kernel", k) check_reads_c_coeffs(k);
 }
 
 /* Does the student's library import symbol (an undefined dynamic symbol,
@@ -448,7 +444,7 @@ static int library_imports(const char *const *symbols, int nsymbols, char *found
     return hit;
 }
 
-GL_TEST(set_coeffs_to_symbol)
+GL_TEST(set_coeffs_to_symbol, GL_TECHNIQUE, 2, 10, "set_coeffs: cudaMemcpyToSymbol")
 {
     static const char *const copies[] = {"cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync",
                                          "cudaGetSymbolAddress"};
@@ -483,19 +479,19 @@ static void check_readonly(const char *kernel, const char *what, int task)
     free(ptx);
 }
 
-GL_TEST(lookup_readonly)
+GL_TEST(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc")
 {
     int given = baseline_ld_const("lookup_constant_kernel");
     /* the test tells the two apart: the given lookup reads constant memory */
     if (given == 0)
         gl_check_fail("grader: the given lookup_constant_kernel has no ld.const in its PTX, and "
                       "the test cannot tell");
-    FOR_EACH_KERNEL("lookup_global", "lookup_global_kernel", k) check_readonly(k, "the table", 2);
+    GL_FOR_EACH_KERNEL("lookup_global", "lookup_global_kernel", k) check_readonly(k, "the table", 2);
 }
 
-GL_TEST(long_readonly)
+GL_TEST(long_readonly, GL_TECHNIQUE, 2, 10, "long filter: ld.global.nc")
 {
-    FOR_EACH_KERNEL("convolve_long", "convolve_long_kernel", k) check_readonly(k, "the taps", 3);
+    GL_FOR_EACH_KERNEL("convolve_long", "convolve_long_kernel", k) check_readonly(k, "the taps", 3);
 }
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
@@ -693,7 +689,7 @@ static void expect_faster(const char *fast, const char *slow, int n, int ntaps, 
                  fast, tf, ts / tf, slow, ts, min_ratio);
 }
 
-GL_TEST(constant_vs_global)
+GL_TEST(constant_vs_global, GL_PERFORMANCE, 4, 120, "constant coefficients faster than global")
 {
     expect_faster("poly_constant", "poly_global", perf_n(24), 0, MIN_CONSTANT_OVER_GLOBAL,
                   "with 256 coefficients",
@@ -705,7 +701,8 @@ GL_TEST(constant_vs_global)
                   "of powers does two per coefficient, and the lab compares like with like");
 }
 
-GL_TEST(long_vs_constant_runtime)
+GL_TEST(long_vs_constant_runtime, GL_PERFORMANCE, 4, 120,
+        "1024 run-time taps: global faster than constant")
 {
     expect_faster("convolve_long", "convolve_constant_runtime", perf_n(22), PERF_LONG_TAPS,
                   MIN_LONG_OVER_RUNTIME, "with 1024 run-time taps",
@@ -714,7 +711,8 @@ GL_TEST(long_vs_constant_runtime)
                   "constant memory does not");
 }
 
-GL_TEST(lookup_random_global_vs_constant)
+GL_TEST(lookup_random_global_vs_constant, GL_PERFORMANCE, 4, 120,
+        "random lookup: global faster than constant")
 {
     expect_faster("lookup_global", "lookup_constant", perf_n(24), 0,
                   MIN_GLOBAL_OVER_CONSTANT_RANDOM, "with random indices",
@@ -726,7 +724,8 @@ GL_TEST(lookup_random_global_vs_constant)
 
 /* ---- profile: Nsight Compute counters ---- */
 
-GL_TEST(constant_global_loads)
+GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
+        "constant coefficients: no global coefficient loads")
 {
     static const char *const metrics[] = {"smsp__sass_inst_executed_op_global_ld.sum",
                                           "smsp__sass_inst_executed_op_global_st.sum"};
@@ -770,40 +769,7 @@ static void probe(const char *launcher)
     check_once(launcher, "probe", 1000, 100);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(constant_small_n, GL_CORRECTNESS, 2, 15,
-           "constant coefficients, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096");
-    GL_ADD(constant_large_n, GL_CORRECTNESS, 2, 15,
-           "constant coefficients, n = 2^20 and 2^20 + 3");
-    GL_ADD(constant_random, GL_CORRECTNESS, 1, 15, "constant coefficients, n drawn from the seed");
-    GL_ADD(constant_async, GL_CORRECTNESS, 2, 30,
-           "constant coefficients, launcher returns at once");
-    GL_ADD(lookup_small_n, GL_CORRECTNESS, 2, 15,
-           "global lookup, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096");
-    GL_ADD(lookup_large_n, GL_CORRECTNESS, 2, 15, "global lookup, n = 2^20 and 2^20 + 3");
-    GL_ADD(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the seed");
-    GL_ADD(lookup_async, GL_CORRECTNESS, 1, 30, "global lookup, launcher returns at once");
-    GL_ADD(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps");
-    GL_ADD(long_past_64kb, GL_CORRECTNESS, 3, 15, "long filter, 20000 taps (80 KB)");
-    GL_ADD(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from the seed");
-    GL_ADD(long_async, GL_CORRECTNESS, 1, 30, "long filter, launcher returns at once");
-    GL_ADD(constant_reads_c_coeffs, GL_TECHNIQUE, 3, 10,
-           "constant coefficients: ld.const from c_coeffs");
-    GL_ADD(set_coeffs_to_symbol, GL_TECHNIQUE, 2, 10, "set_coeffs: cudaMemcpyToSymbol");
-    GL_ADD(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc");
-    GL_ADD(long_readonly, GL_TECHNIQUE, 2, 10, "long filter: ld.global.nc");
-    GL_ADD(constant_vs_global, GL_PERFORMANCE, 4, 120,
-           "constant coefficients faster than global");
-    GL_ADD(lookup_random_global_vs_constant, GL_PERFORMANCE, 4, 120,
-           "random lookup: global faster than constant");
-    GL_ADD(long_vs_constant_runtime, GL_PERFORMANCE, 4, 120,
-           "1024 run-time taps: global faster than constant");
-    GL_ADD(constant_global_loads, GL_PROFILE, 5, 300,
-           "constant coefficients: no global coefficient loads");
-}
-
 /* the largest tests: 8 inputs and 8 outputs of 2^24 floats (or ints) and the expected
  * output, 64 MiB each */
-const gl_lab GL_LAB = {"04-constant-memory", "constant_memory.cu", add_tests, run_once, probe,
+const gl_lab GL_LAB = {"04-constant-memory", "constant_memory.cu", run_once, probe,
                        (2 * PERF_SETS + 3) * 64 + 64};

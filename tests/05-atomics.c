@@ -82,26 +82,26 @@ static void check_values(const int *nbins, int count, int n, double hot)
     }
 }
 
-GL_TEST(histogram_shared_small_n)
+GL_TEST(histogram_shared_small_n, GL_CORRECTNESS, 2, 15, "privatised, n = 0 .. 4096")
 {
     static const int sizes[] = {0, 1, 2, 32, 96, 255, 256, 1000, 4096};
     check_bytes(sizes, 9, 0);
 }
 
-GL_TEST(histogram_shared_large_n)
+GL_TEST(histogram_shared_large_n, GL_CORRECTNESS, 2, 15, "privatised, n = 2^20 (+ 3)")
 {
     static const int sizes[] = {BIG, 1 << 20};
     check_bytes(sizes, 2, 0);
 }
 
 /* every count in one bin: the most contention there is */
-GL_TEST(histogram_shared_one_value)
+GL_TEST(histogram_shared_one_value, GL_CORRECTNESS, 2, 15, "privatised, every byte equal")
 {
     static const int sizes[] = {1000, BIG};
     check_bytes(sizes, 2, 1);
 }
 
-GL_TEST(histogram_shared_random)
+GL_TEST(histogram_shared_random, GL_CORRECTNESS, 1, 15, "privatised, n drawn from the seed")
 {
     gl_rng rng;
     int n;
@@ -112,7 +112,7 @@ GL_TEST(histogram_shared_random)
 
 static const int bin_counts[] = {1, 7, 96, AT_BINS, PERF_BINS, AT_MAX_BINS};
 
-GL_TEST(histogram_bins_uniform)
+GL_TEST(histogram_bins_uniform, GL_CORRECTNESS, 2, 15, "any bin count, uniform values")
 {
     static const int one[] = {PERF_BINS};
     check_values(one, 1, 0, 0.0); /* n = 0: the bins are zeroed all the same */
@@ -121,12 +121,13 @@ GL_TEST(histogram_bins_uniform)
     check_values(bin_counts + 4, 2, BIG, 0.0);
 }
 
-GL_TEST(histogram_bins_skewed)
+GL_TEST(histogram_bins_skewed, GL_CORRECTNESS, 2, 15, "any bin count, 99% in one bin")
 {
     check_values(bin_counts, 6, BIG, HOT_SKEWED);
 }
 
-GL_TEST(histogram_bins_random)
+GL_TEST(histogram_bins_random, GL_CORRECTNESS, 1, 15,
+        "any bin count, n and nbins drawn from the seed")
 {
     gl_rng rng;
     int n, nbins;
@@ -155,19 +156,19 @@ static void check_max_sizes(const int *sizes, int nsizes, atomics_floats kind)
     }
 }
 
-GL_TEST(max_float_sizes)
+GL_TEST(max_float_sizes, GL_CORRECTNESS, 2, 15, "float maximum, n = 0 .. 2^20 + 3")
 {
     static const int sizes[] = {0, 1, 2, 32, 33, 256, 257, 1000, BIG};
     check_max_sizes(sizes, 9, AT_MIXED);
 }
 
-GL_TEST(max_float_negative)
+GL_TEST(max_float_negative, GL_CORRECTNESS, 2, 15, "float maximum, all negative")
 {
     static const int sizes[] = {1, 33, 1000, BIG};
     check_max_sizes(sizes, 4, AT_NEGATIVE);
 }
 
-GL_TEST(max_float_position)
+GL_TEST(max_float_position, GL_CORRECTNESS, 2, 15, "float maximum first, last, tied")
 {
     static const int sizes[] = {1, 33, 1000, BIG};
     check_max_sizes(sizes, 4, AT_MAX_FIRST);
@@ -175,7 +176,7 @@ GL_TEST(max_float_position)
     check_max_sizes(sizes, 4, AT_TIES);
 }
 
-GL_TEST(max_float_random)
+GL_TEST(max_float_random, GL_CORRECTNESS, 1, 15, "float maximum, n drawn from the seed")
 {
     gl_rng rng;
     int n;
@@ -188,7 +189,7 @@ GL_TEST(max_float_random)
 
 /* Two calls on one result: a large maximum, then a smaller one. The second
  * must not see the first's. */
-GL_TEST(max_float_twice)
+GL_TEST(max_float_twice, GL_CORRECTNESS, 2, 15, "float maximum, two calls, one result")
 {
     const int n = BIG;
     gl_buf result = atomics_result_alloc();
@@ -228,14 +229,14 @@ static void check_sum_sizes(const int *sizes, int nsizes)
     }
 }
 
-GL_TEST(sum_last_block_sizes)
+GL_TEST(sum_last_block_sizes, GL_CORRECTNESS, 2, 15, "last-block sum, n = 0 .. 2^20 + 3")
 {
     static const int sizes[] = {0,    1,    2,   255, 256, 257, 1000, AT_SUM_BLOCKS * AT_BLOCK,
                                 AT_SUM_BLOCKS * AT_BLOCK + 1, BIG};
     check_sum_sizes(sizes, 10);
 }
 
-GL_TEST(sum_last_block_random)
+GL_TEST(sum_last_block_random, GL_CORRECTNESS, 1, 15, "last-block sum, n drawn from the seed")
 {
     gl_rng rng;
     int n;
@@ -245,7 +246,7 @@ GL_TEST(sum_last_block_random)
 }
 
 /* three calls in a row on one counter, zeroed once before the first */
-GL_TEST(sum_last_block_repeated)
+GL_TEST(sum_last_block_repeated, GL_CORRECTNESS, 2, 15, "last-block sum, three calls")
 {
     static const int sizes[] = {BIG, 1000, BIG};
     atomics_sum_state s;
@@ -350,22 +351,22 @@ static void check_async(const char *launcher)
     free(q);
 }
 
-GL_TEST(histogram_shared_async)
+GL_TEST(histogram_shared_async, GL_CORRECTNESS, 2, 30, "privatised, launcher returns at once")
 {
     check_async("histogram_shared");
 }
 
-GL_TEST(histogram_bins_async)
+GL_TEST(histogram_bins_async, GL_CORRECTNESS, 1, 30, "any bin count, launcher returns at once")
 {
     check_async("histogram_bins");
 }
 
-GL_TEST(max_float_async)
+GL_TEST(max_float_async, GL_CORRECTNESS, 1, 30, "float maximum, launcher returns at once")
 {
     check_async("max_float");
 }
 
-GL_TEST(sum_last_block_async)
+GL_TEST(sum_last_block_async, GL_CORRECTNESS, 1, 30, "last-block sum, launcher returns at once")
 {
     check_async("sum_last_block");
 }
@@ -389,13 +390,13 @@ static int source_names(char (*names)[224], int n)
     return n;
 }
 
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
+/* The kernels the launcher really ran, by their source names. */
+static int atomics_kernels(const char *launcher, const char *named, char (*names)[224], int max)
+{
+    return source_names(names, gl_technique_kernels(launcher, named, names, max));
+}
 #define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = source_names(k##_names, gl_technique_kernels(launcher, named, k##_names, 8)),  \
-        k##_i;                                                                                \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
+    GL_FOR_EACH_KERNEL_OF(atomics_kernels, launcher, named, k)
 
 /* atomics (atom: the old value is used; red: it is not) on shared memory */
 static int shared_atomics(const gl_ptx_entry *e)
@@ -459,7 +460,7 @@ static void check_privatised(const char *kernel, int task)
     free(ptx);
 }
 
-GL_TEST(histogram_shared_privatised)
+GL_TEST(histogram_shared_privatised, GL_TECHNIQUE, 3, 10, "privatised: shared atomics, merge")
 {
     check_baseline_global("histogram_global_kernel");
     FOR_EACH_KERNEL("histogram_shared", "histogram_shared_kernel", k)
@@ -475,7 +476,7 @@ GL_TEST(histogram_shared_privatised)
     }
 }
 
-GL_TEST(histogram_bins_privatised)
+GL_TEST(histogram_bins_privatised, GL_TECHNIQUE, 3, 10, "any bin count: privatised")
 {
     check_baseline_global("histogram_bins_global_kernel");
     FOR_EACH_KERNEL("histogram_bins", "histogram_bins_kernel", k) check_privatised(k, 2);
@@ -496,7 +497,7 @@ static void check_cas(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(atomic_max_float_cas)
+GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
 {
     FOR_EACH_KERNEL("max_float", "max_float_kernel", k) check_cas(k);
 }
@@ -761,7 +762,7 @@ static void check_ticket(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(sum_last_block_ticket)
+GL_TEST(sum_last_block_ticket, GL_TECHNIQUE, 3, 10, "last block: partial, fence, then atomicInc")
 {
     FOR_EACH_KERNEL("sum_last_block", "sum_last_block_kernel", k) check_ticket(k);
 }
@@ -896,7 +897,7 @@ static double histogram_ms(const char *launcher, double hot, int *n)
     return ms;
 }
 
-GL_TEST(shared_vs_global_uniform)
+GL_TEST(shared_vs_global_uniform, GL_PERFORMANCE, 4, 120, "privatised faster, random bytes")
 {
     int n;
     double s = histogram_ms("histogram_global", 0.0, &n),
@@ -932,12 +933,12 @@ static void expect_bins_faster(double hot, double min_ratio)
                  input, f, s / f, s, min_ratio);
 }
 
-GL_TEST(bins_vs_global_skewed)
+GL_TEST(bins_vs_global_skewed, GL_PERFORMANCE, 4, 120, "any bin count faster, 90% in one bin")
 {
     expect_bins_faster(HOT_PERF, MIN_BINS_OVER_GLOBAL_SKEWED);
 }
 
-GL_TEST(bins_vs_global_uniform)
+GL_TEST(bins_vs_global_uniform, GL_PERFORMANCE, 4, 120, "any bin count faster, uniform")
 {
     expect_bins_faster(0.0, MIN_BINS_OVER_GLOBAL_UNIFORM);
 }
@@ -948,7 +949,8 @@ static const char *const atomic_metrics[] = {"smsp__sass_inst_executed_op_global
                                              "smsp__sass_inst_executed_op_global_red.sum",
                                              "launch__grid_size"};
 
-GL_TEST(histogram_shared_global_atomics)
+GL_TEST(histogram_shared_global_atomics, GL_PROFILE, 5, 300,
+        "privatised: one global atomic per bin per block")
 {
     const int n = 1 << 24;
     const char *args[] = {"histogram_shared", "16777216", NULL};
@@ -1010,41 +1012,6 @@ static void probe(const char *launcher)
     free(h);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(histogram_shared_small_n, GL_CORRECTNESS, 2, 15, "privatised, n = 0 .. 4096");
-    GL_ADD(histogram_shared_large_n, GL_CORRECTNESS, 2, 15, "privatised, n = 2^20 (+ 3)");
-    GL_ADD(histogram_shared_one_value, GL_CORRECTNESS, 2, 15, "privatised, every byte equal");
-    GL_ADD(histogram_shared_random, GL_CORRECTNESS, 1, 15, "privatised, n drawn from the seed");
-    GL_ADD(histogram_shared_async, GL_CORRECTNESS, 2, 30, "privatised, launcher returns at once");
-    GL_ADD(histogram_bins_uniform, GL_CORRECTNESS, 2, 15, "any bin count, uniform values");
-    GL_ADD(histogram_bins_skewed, GL_CORRECTNESS, 2, 15, "any bin count, 99% in one bin");
-    GL_ADD(histogram_bins_random, GL_CORRECTNESS, 1, 15,
-           "any bin count, n and nbins drawn from the seed");
-    GL_ADD(histogram_bins_async, GL_CORRECTNESS, 1, 30, "any bin count, launcher returns at once");
-    GL_ADD(max_float_sizes, GL_CORRECTNESS, 2, 15, "float maximum, n = 0 .. 2^20 + 3");
-    GL_ADD(max_float_negative, GL_CORRECTNESS, 2, 15, "float maximum, all negative");
-    GL_ADD(max_float_position, GL_CORRECTNESS, 2, 15, "float maximum first, last, tied");
-    GL_ADD(max_float_twice, GL_CORRECTNESS, 2, 15, "float maximum, two calls, one result");
-    GL_ADD(max_float_random, GL_CORRECTNESS, 1, 15, "float maximum, n drawn from the seed");
-    GL_ADD(max_float_async, GL_CORRECTNESS, 1, 30, "float maximum, launcher returns at once");
-    GL_ADD(sum_last_block_sizes, GL_CORRECTNESS, 2, 15, "last-block sum, n = 0 .. 2^20 + 3");
-    GL_ADD(sum_last_block_repeated, GL_CORRECTNESS, 2, 15, "last-block sum, three calls");
-    GL_ADD(sum_last_block_random, GL_CORRECTNESS, 1, 15, "last-block sum, n drawn from the seed");
-    GL_ADD(sum_last_block_async, GL_CORRECTNESS, 1, 30, "last-block sum, launcher returns at once");
-    GL_ADD(histogram_shared_privatised, GL_TECHNIQUE, 3, 10,
-           "privatised: shared atomics, merge");
-    GL_ADD(histogram_bins_privatised, GL_TECHNIQUE, 3, 10, "any bin count: privatised");
-    GL_ADD(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS");
-    GL_ADD(sum_last_block_ticket, GL_TECHNIQUE, 3, 10,
-           "last block: partial, fence, then atomicInc");
-    GL_ADD(shared_vs_global_uniform, GL_PERFORMANCE, 4, 120, "privatised faster, random bytes");
-    GL_ADD(bins_vs_global_skewed, GL_PERFORMANCE, 4, 120, "any bin count faster, 90% in one bin");
-    GL_ADD(bins_vs_global_uniform, GL_PERFORMANCE, 4, 120, "any bin count faster, uniform");
-    GL_ADD(histogram_shared_global_atomics, GL_PROFILE, 5, 300,
-           "privatised: one global atomic per bin per block");
-}
-
 /* the largest test: PERF_SETS inputs of 64 MiB (2^26 bytes, 2^24 values) and their bins */
-const gl_lab GL_LAB = {"05-atomics", "atomics.cu", add_tests, run_once, probe,
+const gl_lab GL_LAB = {"05-atomics", "atomics.cu", run_once, probe,
                        (PERF_SETS + 1) * 64 + 64};

@@ -92,24 +92,25 @@ static void check_random(const char *name)
     check(name, &n, 1, WA_RANDOM);
 }
 
-#define CORRECTNESS(launcher)                                                                 \
-    GL_TEST(launcher##_small_n)                                                               \
+/* The correctness tests of one launcher, label its name in the titles */
+#define CORRECTNESS(launcher, label)                                                          \
+    GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 1000")               \
     {                                                                                         \
         check_small(#launcher);                                                               \
     }                                                                                         \
-    GL_TEST(launcher##_large_n)                                                               \
+    GL_TEST(launcher##_large_n, GL_CORRECTNESS, 2, 15, label ", n = 2^20 and 2^20 + 3")       \
     {                                                                                         \
         check_large(#launcher);                                                               \
     }                                                                                         \
-    GL_TEST(launcher##_random_n)                                                              \
+    GL_TEST(launcher##_random_n, GL_CORRECTNESS, 1, 15, label ", an n drawn from the seed")   \
     {                                                                                         \
         check_random(#launcher);                                                              \
     }
 
-CORRECTNESS(filter_coalesced)
-CORRECTNESS(filter_intrinsics)
-CORRECTNESS(emit_warp)
-CORRECTNESS(emit_block)
+CORRECTNESS(filter_coalesced, "coalesced filter")
+CORRECTNESS(filter_intrinsics, "intrinsics filter")
+CORRECTNESS(emit_warp, "warp emitter")
+CORRECTNESS(emit_block, "block emitter")
 
 /* The launcher only enqueues its work (gl_expect_queued). */
 typedef struct {
@@ -141,7 +142,7 @@ static int queued_right(void *ctx)
     return right;
 }
 
-GL_TEST(emit_warp_async)
+GL_TEST(emit_warp_async, GL_CORRECTNESS, 2, 30, "warp emitter, launcher returns at once")
 {
     const int n = BIG;
     size_t in_bytes = (size_t)n * sizeof(int), room = wa_capacity("emit_warp", n) + 64;
@@ -168,13 +169,6 @@ GL_TEST(emit_warp_async)
 }
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
-
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
-#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 /* Atomic instructions on global (or generic) memory: atom and red. */
 static int atomics(const gl_ptx_entry *e)
@@ -230,16 +224,18 @@ static void expect_aggregated_filter(const char *kernel, const char *how)
     free(ptx);
 }
 
-GL_TEST(filter_coalesced_elects_a_leader)
+GL_TEST(filter_coalesced_elects_a_leader, GL_TECHNIQUE, 2, 10,
+        "coalesced filter: activemask, popc, shfl")
 {
-    FOR_EACH_KERNEL("filter_coalesced", "filter_coalesced_kernel", k)
+    GL_FOR_EACH_KERNEL("filter_coalesced", "filter_coalesced_kernel", k)
     expect_aggregated_filter(k, "atomic_inc_coalesced uses cg::coalesced_threads(): its size(), "
                                 "thread_rank() and shfl() are these instructions");
 }
 
-GL_TEST(filter_intrinsics_elects_a_leader)
+GL_TEST(filter_intrinsics_elects_a_leader, GL_TECHNIQUE, 2, 10,
+        "intrinsics filter: activemask, popc, shfl")
 {
-    FOR_EACH_KERNEL("filter_intrinsics", "filter_intrinsics_kernel", k)
+    GL_FOR_EACH_KERNEL("filter_intrinsics", "filter_intrinsics_kernel", k)
     expect_aggregated_filter(k, "Task 1 uses __activemask(), __popc(), __ffs() and "
                                 "__shfl_sync()");
 }
@@ -268,9 +264,9 @@ static void check_warp_scan(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(emit_warp_scans)
+GL_TEST(emit_warp_scans, GL_TECHNIQUE, 3, 10, "warp emitter: shfl.sync.up scan, one atomic")
 {
-    FOR_EACH_KERNEL("emit_warp", "emit_warp_kernel", k) check_warp_scan(k);
+    GL_FOR_EACH_KERNEL("emit_warp", "emit_warp_kernel", k) check_warp_scan(k);
 }
 
 static void check_shared_totals(const char *kernel)
@@ -301,9 +297,9 @@ static void check_shared_totals(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(emit_block_shares_totals)
+GL_TEST(emit_block_shares_totals, GL_TECHNIQUE, 3, 10, "block emitter: shared totals, two barriers")
 {
-    FOR_EACH_KERNEL("emit_block", "emit_block_kernel", k) check_shared_totals(k);
+    GL_FOR_EACH_KERNEL("emit_block", "emit_block_kernel", k) check_shared_totals(k);
 }
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
@@ -496,14 +492,14 @@ static void expect_faster(const char *fast, double min_ratio, const char *why)
                  fast, f, slow / f, slow, min_ratio, n);
 }
 
-GL_TEST(emit_warp_vs_atomic)
+GL_TEST(emit_warp_vs_atomic, GL_PERFORMANCE, 5, 300, "warp emitter faster than per-thread")
 {
     expect_faster("emit_warp", MIN_WARP_OVER_ATOMIC,
                   "Each warp should make one atomicAdd, from lane 31, for the items of all its "
                   "lanes: then the counter sees 32 times fewer atomics");
 }
 
-GL_TEST(emit_block_vs_atomic)
+GL_TEST(emit_block_vs_atomic, GL_PERFORMANCE, 5, 300, "block emitter far faster than per-thread")
 {
     expect_faster("emit_block", MIN_BLOCK_OVER_ATOMIC,
                   "One atomicAdd per warp, as emit_warp makes, gets about 19x (H100): at that "
@@ -537,7 +533,7 @@ static void atomics_per_warp(const char *launcher, double *operations, double *i
     *instructions = (v[2] + v[3]) / warps;
 }
 
-GL_TEST(emit_warp_atomics_per_warp)
+GL_TEST(emit_warp_atomics_per_warp, GL_PROFILE, 5, 300, "warp emitter: 1 atomic per warp")
 {
     double ops, inst;
     atomics_per_warp("emit_warp", &ops, &inst);
@@ -553,7 +549,7 @@ GL_TEST(emit_warp_atomics_per_warp)
                  ops, MAX_WARP_ATOMICS_PER_WARP, inst);
 }
 
-GL_TEST(emit_block_atomics_per_block)
+GL_TEST(emit_block_atomics_per_block, GL_PROFILE, 5, 300, "block emitter: 1 atomic per block")
 {
     double ops, inst;
     atomics_per_warp("emit_block", &ops, &inst);
@@ -595,41 +591,8 @@ static void probe(const char *launcher)
     free(h);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(filter_coalesced_small_n, GL_CORRECTNESS, 2, 15, "coalesced filter, n = 0 .. 1000");
-    GL_ADD(filter_coalesced_large_n, GL_CORRECTNESS, 2, 15,
-           "coalesced filter, n = 2^20 and 2^20 + 3");
-    GL_ADD(filter_coalesced_random_n, GL_CORRECTNESS, 1, 15,
-           "coalesced filter, an n drawn from the seed");
-    GL_ADD(filter_intrinsics_small_n, GL_CORRECTNESS, 2, 15, "intrinsics filter, n = 0 .. 1000");
-    GL_ADD(filter_intrinsics_large_n, GL_CORRECTNESS, 2, 15,
-           "intrinsics filter, n = 2^20 and 2^20 + 3");
-    GL_ADD(filter_intrinsics_random_n, GL_CORRECTNESS, 1, 15,
-           "intrinsics filter, an n drawn from the seed");
-    GL_ADD(emit_warp_small_n, GL_CORRECTNESS, 2, 15, "warp emitter, n = 0 .. 1000");
-    GL_ADD(emit_warp_large_n, GL_CORRECTNESS, 2, 15, "warp emitter, n = 2^20 and 2^20 + 3");
-    GL_ADD(emit_warp_random_n, GL_CORRECTNESS, 1, 15, "warp emitter, an n drawn from the seed");
-    GL_ADD(emit_block_small_n, GL_CORRECTNESS, 2, 15, "block emitter, n = 0 .. 1000");
-    GL_ADD(emit_block_large_n, GL_CORRECTNESS, 2, 15, "block emitter, n = 2^20 and 2^20 + 3");
-    GL_ADD(emit_block_random_n, GL_CORRECTNESS, 1, 15, "block emitter, an n drawn from the seed");
-    GL_ADD(emit_warp_async, GL_CORRECTNESS, 2, 30, "warp emitter, launcher returns at once");
-    GL_ADD(filter_coalesced_elects_a_leader, GL_TECHNIQUE, 2, 10,
-           "coalesced filter: activemask, popc, shfl");
-    GL_ADD(filter_intrinsics_elects_a_leader, GL_TECHNIQUE, 2, 10,
-           "intrinsics filter: activemask, popc, shfl");
-    GL_ADD(emit_warp_scans, GL_TECHNIQUE, 3, 10, "warp emitter: shfl.sync.up scan, one atomic");
-    GL_ADD(emit_block_shares_totals, GL_TECHNIQUE, 3, 10,
-           "block emitter: shared totals, two barriers");
-    GL_ADD(emit_warp_vs_atomic, GL_PERFORMANCE, 5, 300, "warp emitter faster than per-thread");
-    GL_ADD(emit_block_vs_atomic, GL_PERFORMANCE, 5, 300,
-           "block emitter far faster than per-thread");
-    GL_ADD(emit_warp_atomics_per_warp, GL_PROFILE, 5, 300, "warp emitter: 1 atomic per warp");
-    GL_ADD(emit_block_atomics_per_block, GL_PROFILE, 5, 300, "block emitter: 1 atomic per block");
-}
-
 /* the largest test: PERF_SETS inputs of PERF_N ints and outputs of 4 PERF_N ints, and a
  * poisoned output */
-const gl_lab GL_LAB = {"06-warp-aggregation", "warp_aggregation.cu", add_tests, run_once, probe,
+const gl_lab GL_LAB = {"06-warp-aggregation", "warp_aggregation.cu", run_once, probe,
                        (int)(((PERF_SETS * (1LL + WA_MAX_ITEMS) + WA_MAX_ITEMS + 1) * PERF_N *
                               (long long)sizeof(int)) >> 20) + 64};

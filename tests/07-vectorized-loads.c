@@ -100,27 +100,28 @@ static void check_random(const char *launcher)
     check(launcher, n + 1, 1, off, (int)gl_rng_range(&rng, -1000, 1000));
 }
 
-#define CORRECTNESS(launcher)                                                                 \
-    GL_TEST(launcher##_small_n)                                                               \
+/* The correctness tests of one launcher, label its name in the titles */
+#define CORRECTNESS(launcher, label)                                                          \
+    GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 9, 31 .. 1026")      \
     {                                                                                         \
         check(#launcher, small, 17, (vl_offsets){0, 0, 0}, 7);                                \
     }                                                                                         \
-    GL_TEST(launcher##_large_n)                                                               \
+    GL_TEST(launcher##_large_n, GL_CORRECTNESS, 2, 15, label ", n = 2^22 .. 2^22 + 3")        \
     {                                                                                         \
         check(#launcher, large, 4, (vl_offsets){0, 0, 0}, 7);                                 \
     }                                                                                         \
-    GL_TEST(launcher##_misaligned)                                                            \
+    GL_TEST(launcher##_misaligned, GL_CORRECTNESS, 2, 15, label ", unaligned pointers")       \
     {                                                                                         \
         check_misaligned(#launcher);                                                          \
     }                                                                                         \
-    GL_TEST(launcher##_random)                                                                \
+    GL_TEST(launcher##_random, GL_CORRECTNESS, 1, 15, label ", n and offsets from the seed")  \
     {                                                                                         \
         check_random(#launcher);                                                              \
     }
 
-CORRECTNESS(copy_int2)
-CORRECTNESS(copy_int4)
-CORRECTNESS(scaled_add_int4)
+CORRECTNESS(copy_int2, "int2 copy")
+CORRECTNESS(copy_int4, "int4 copy")
+CORRECTNESS(scaled_add_int4, "int4 scaled add")
 
 /* The launcher only enqueues its kernel (gl_expect_queued). */
 typedef struct {
@@ -146,7 +147,7 @@ static int queued_right(void *ctx)
     return right;
 }
 
-GL_TEST(copy_int4_async)
+GL_TEST(copy_int4_async, GL_CORRECTNESS, 2, 30, "int4 copy, launcher returns at once")
 {
     const int n = LARGE + 3;
     size_t bytes = (size_t)n * sizeof(int);
@@ -170,13 +171,6 @@ GL_TEST(copy_int4_async)
 }
 
 /* ---- technique: read from the PTX of the kernels the launchers ran ---- */
-
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
-#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 /* Many calls on aligned pointers. The record of a launcher's kernels spans
  * the whole lab, and a kernel is judged when it did a share of the work (its GPU
@@ -223,7 +217,7 @@ static void check_vector_kernels(const char *launcher, const char *named, const 
 {
     if (gl_have_gpu())
         run_aligned(launcher);
-    FOR_EACH_KERNEL(launcher, named, k) check_vector_ops(launcher, k, width, loads, task);
+    GL_FOR_EACH_KERNEL(launcher, named, k) check_vector_ops(launcher, k, width, loads, task);
 }
 
 /* The PTX of the lab's own baselines (built beside them). */
@@ -247,18 +241,18 @@ static void check_baseline_is_scalar(void)
     free(ptx);
 }
 
-GL_TEST(copy_int2_vector_ops)
+GL_TEST(copy_int2_vector_ops, GL_TECHNIQUE, 2, 10, "int2 copy: ld/st.global.v2")
 {
     check_vector_kernels("copy_int2", "copy_int2_kernel", ".v2", 1, 1);
 }
 
-GL_TEST(copy_int4_vector_ops)
+GL_TEST(copy_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 copy: ld/st.global.v4")
 {
     check_baseline_is_scalar();
     check_vector_kernels("copy_int4", "copy_int4_kernel", ".v4", 1, 2);
 }
 
-GL_TEST(scaled_add_int4_vector_ops)
+GL_TEST(scaled_add_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 scaled add: .v4 loads")
 {
     check_vector_kernels("scaled_add_int4", "scaled_add_int4_kernel", ".v4", 2, 3);
 }
@@ -392,26 +386,26 @@ static void expect_faster(const char *fast, const char *slow, double min_ratio, 
                  min_ratio);
 }
 
-GL_TEST(int2_vs_int)
+GL_TEST(int2_vs_int, GL_PERFORMANCE, 3, 120, "int2 copy faster than int")
 {
     expect_faster("copy_int2", "copy_int", MIN_INT2_OVER_INT,
                   "Each thread should move one int2 (8 bytes) per load and per store");
 }
 
-GL_TEST(int4_vs_int)
+GL_TEST(int4_vs_int, GL_PERFORMANCE, 4, 120, "int4 copy faster than int")
 {
     expect_faster("copy_int4", "copy_int", MIN_INT4_OVER_INT,
                   "Each thread should move one int4 (16 bytes) per load and per store: four "
                   "times the bytes in flight for the same number of instructions");
 }
 
-GL_TEST(scaled_add_int4_vs_int)
+GL_TEST(scaled_add_int4_vs_int, GL_PERFORMANCE, 4, 120, "int4 scaled add faster")
 {
     expect_faster("scaled_add_int4", "scaled_add_int", MIN_ADD4_OVER_ADD,
                   "Load a and b as int4, compute the four results, store one int4");
 }
 
-GL_TEST(int4_vs_memcpy)
+GL_TEST(int4_vs_memcpy, GL_PERFORMANCE, 4, 120, "int4 copy near cudaMemcpy")
 {
     int n;
     double memcpy_gbps = gbps(NULL, 1, &n), f = gbps("copy_int4", 1, &n);
@@ -426,7 +420,7 @@ GL_TEST(int4_vs_memcpy)
 
 /* ---- profile: Nsight Compute counters ---- */
 
-GL_TEST(int4_load_instructions)
+GL_TEST(int4_load_instructions, GL_PROFILE, 5, 300, "int4 copy: 1 load per 128 ints")
 {
     static const char *const metrics[] = {"smsp__sass_inst_executed_op_global_ld.sum",
                                           "smsp__sass_inst_executed_op_global_st.sum"};
@@ -475,32 +469,6 @@ static const char *run_once(int argc, char **argv)
     return why;
 }
 
-static void add_tests(void)
-{
-    GL_ADD(copy_int2_small_n, GL_CORRECTNESS, 2, 15, "int2 copy, n = 0 .. 9, 31 .. 1026");
-    GL_ADD(copy_int2_large_n, GL_CORRECTNESS, 2, 15, "int2 copy, n = 2^22 .. 2^22 + 3");
-    GL_ADD(copy_int2_misaligned, GL_CORRECTNESS, 2, 15, "int2 copy, unaligned pointers");
-    GL_ADD(copy_int2_random, GL_CORRECTNESS, 1, 15, "int2 copy, n and offsets from the seed");
-    GL_ADD(copy_int4_small_n, GL_CORRECTNESS, 2, 15, "int4 copy, n = 0 .. 9, 31 .. 1026");
-    GL_ADD(copy_int4_large_n, GL_CORRECTNESS, 2, 15, "int4 copy, n = 2^22 .. 2^22 + 3");
-    GL_ADD(copy_int4_misaligned, GL_CORRECTNESS, 2, 15, "int4 copy, unaligned pointers");
-    GL_ADD(copy_int4_random, GL_CORRECTNESS, 1, 15, "int4 copy, n and offsets from the seed");
-    GL_ADD(copy_int4_async, GL_CORRECTNESS, 2, 30, "int4 copy, launcher returns at once");
-    GL_ADD(scaled_add_int4_small_n, GL_CORRECTNESS, 2, 15, "int4 scaled add, n = 0 .. 1026");
-    GL_ADD(scaled_add_int4_large_n, GL_CORRECTNESS, 2, 15, "int4 scaled add, n = 2^22 .. + 3");
-    GL_ADD(scaled_add_int4_misaligned, GL_CORRECTNESS, 2, 15, "int4 scaled add, unaligned");
-    GL_ADD(scaled_add_int4_random, GL_CORRECTNESS, 1, 15,
-           "int4 scaled add, n, offsets, k from the seed");
-    GL_ADD(copy_int2_vector_ops, GL_TECHNIQUE, 2, 10, "int2 copy: ld/st.global.v2");
-    GL_ADD(copy_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 copy: ld/st.global.v4");
-    GL_ADD(scaled_add_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 scaled add: .v4 loads");
-    GL_ADD(int2_vs_int, GL_PERFORMANCE, 3, 120, "int2 copy faster than int");
-    GL_ADD(int4_vs_int, GL_PERFORMANCE, 4, 120, "int4 copy faster than int");
-    GL_ADD(int4_vs_memcpy, GL_PERFORMANCE, 4, 120, "int4 copy near cudaMemcpy");
-    GL_ADD(scaled_add_int4_vs_int, GL_PERFORMANCE, 4, 120, "int4 scaled add faster");
-    GL_ADD(int4_load_instructions, GL_PROFILE, 5, 300, "int4 copy: 1 load per 128 ints");
-}
-
 /* the largest test: 16 sets of a, b and out of 2^26 ints (256 MiB each), and the expected out */
-const gl_lab GL_LAB = {"07-vectorized-loads", "vectorized_loads.cu", add_tests, run_once, probe,
+const gl_lab GL_LAB = {"07-vectorized-loads", "vectorized_loads.cu", run_once, probe,
                        (PERF_SETS * 3 + 1) * 257 + 64};

@@ -53,35 +53,37 @@ static void check_random(const char *launcher)
     check_transpose(launcher, rows, cols);
 }
 
-#define CORRECTNESS(variant, rows, cols)                                                      \
-    GL_TEST(variant##_##rows##x##cols)                                                        \
+/* A correctness test of one launcher on one size: its points, its timeout (s). */
+#define CORRECTNESS(variant, rows, cols, points, timeout_s)                                   \
+    GL_TEST(variant##_##rows##x##cols, GL_CORRECTNESS, points, timeout_s,                     \
+            #variant ", " #rows " x " #cols)                                                  \
     {                                                                                         \
         check_transpose("transpose_" #variant, rows, cols);                                   \
     }
 
-CORRECTNESS(tiled, 1, 1)
-CORRECTNESS(tiled, 64, 1000)
-CORRECTNESS(tiled, 1000, 64)
-CORRECTNESS(tiled, 1, 1000)
-CORRECTNESS(tiled, 1000, 1)
-CORRECTNESS(tiled, 33, 31)
-CORRECTNESS(tiled, 1025, 2049)
-CORRECTNESS(tiled, 4096, 4096)
-CORRECTNESS(padded, 1, 1)
-CORRECTNESS(padded, 64, 1000)
-CORRECTNESS(padded, 1000, 64)
-CORRECTNESS(padded, 1, 1000)
-CORRECTNESS(padded, 1000, 1)
-CORRECTNESS(padded, 33, 31)
-CORRECTNESS(padded, 1025, 2049)
-CORRECTNESS(padded, 4096, 4096)
+CORRECTNESS(tiled, 1, 1, 1, 15)
+CORRECTNESS(tiled, 64, 1000, 1, 15)
+CORRECTNESS(tiled, 1000, 64, 1, 15)
+CORRECTNESS(tiled, 1, 1000, 1, 15)
+CORRECTNESS(tiled, 1000, 1, 1, 15)
+CORRECTNESS(tiled, 33, 31, 2, 15)
+CORRECTNESS(tiled, 1025, 2049, 2, 15)
+CORRECTNESS(tiled, 4096, 4096, 2, 60)
+CORRECTNESS(padded, 1, 1, 1, 15)
+CORRECTNESS(padded, 64, 1000, 1, 15)
+CORRECTNESS(padded, 1000, 64, 1, 15)
+CORRECTNESS(padded, 1, 1000, 1, 15)
+CORRECTNESS(padded, 1000, 1, 1, 15)
+CORRECTNESS(padded, 33, 31, 2, 15)
+CORRECTNESS(padded, 1025, 2049, 2, 15)
+CORRECTNESS(padded, 4096, 4096, 2, 60)
 
-GL_TEST(tiled_random)
+GL_TEST(tiled_random, GL_CORRECTNESS, 1, 15, "tiled, a size drawn from the seed")
 {
     check_random("transpose_tiled");
 }
 
-GL_TEST(padded_random)
+GL_TEST(padded_random, GL_CORRECTNESS, 1, 15, "padded, a size drawn from the seed")
 {
     check_random("transpose_padded");
 }
@@ -136,12 +138,12 @@ static void check_async(const char *launcher)
     free(h_ref);
 }
 
-GL_TEST(tiled_async)
+GL_TEST(tiled_async, GL_CORRECTNESS, 2, 30, "tiled, launcher returns at once")
 {
     check_async("transpose_tiled");
 }
 
-GL_TEST(padded_async)
+GL_TEST(padded_async, GL_CORRECTNESS, 2, 30, "padded, launcher returns at once")
 {
     check_async("transpose_padded");
 }
@@ -187,31 +189,24 @@ static void check_barrier(const char *kernel)
     free(ptx);
 }
 
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
-#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
-
-GL_TEST(tiled_shared_tile)
+GL_TEST(tiled_shared_tile, GL_TECHNIQUE, 3, 10, "tiled: a shared tile")
 {
-    FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_shared_tile(k, 1);
+    GL_FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_shared_tile(k, 1);
 }
 
-GL_TEST(tiled_barrier)
+GL_TEST(tiled_barrier, GL_TECHNIQUE, 2, 10, "tiled: __syncthreads()")
 {
-    FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_barrier(k);
+    GL_FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_barrier(k);
 }
 
-GL_TEST(padded_shared_tile)
+GL_TEST(padded_shared_tile, GL_TECHNIQUE, 2, 10, "padded: a shared tile")
 {
-    FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_shared_tile(k, 2);
+    GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_shared_tile(k, 2);
 }
 
-GL_TEST(padded_barrier)
+GL_TEST(padded_barrier, GL_TECHNIQUE, 1, 10, "padded: __syncthreads()")
 {
-    FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_barrier(k);
+    GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_barrier(k);
 }
 
 /* The tile has TILE_DIM rows (or TILE_DIM + 1, or two buffers of them); its row pitch, in
@@ -231,9 +226,9 @@ static void check_pitch(const char *kernel)
                       kernel, pitch, pitch);
 }
 
-GL_TEST(padded_pitch)
+GL_TEST(padded_pitch, GL_TECHNIQUE, 4, 10, "padded: row pitch not a multiple of 32")
 {
-    FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_pitch(k);
+    GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_pitch(k);
 }
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
@@ -348,7 +343,7 @@ static double gbps(const char *launcher, int *dim)
     return gl_gbps(2.0 * (double)p.dim * p.dim * sizeof(float), ms);
 }
 
-GL_TEST(tiled_vs_naive)
+GL_TEST(tiled_vs_naive, GL_PERFORMANCE, 5, 120, "tiled faster than naive")
 {
     int dim;
     double naive = gbps("transpose_naive", &dim), tiled = gbps("transpose_tiled", &dim);
@@ -363,7 +358,7 @@ GL_TEST(tiled_vs_naive)
                  naive, MIN_TILED_OVER_NAIVE);
 }
 
-GL_TEST(padded_vs_naive)
+GL_TEST(padded_vs_naive, GL_PERFORMANCE, 5, 120, "padded far faster than naive")
 {
     int dim;
     double naive = gbps("transpose_naive", &dim), padded = gbps("transpose_padded", &dim);
@@ -378,7 +373,7 @@ GL_TEST(padded_vs_naive)
                  padded / naive, naive, MIN_PADDED_OVER_NAIVE);
 }
 
-GL_TEST(padded_vs_copy)
+GL_TEST(padded_vs_copy, GL_PERFORMANCE, 5, 120, "padded near the copy")
 {
     int dim;
     double copy = gbps("transpose_copy", &dim), padded = gbps("transpose_padded", &dim);
@@ -423,7 +418,7 @@ static double wavefronts_per_request(const char *launcher, int larger, char *det
     return w;
 }
 
-GL_TEST(padded_conflict_free)
+GL_TEST(padded_conflict_free, GL_PROFILE, 4, 300, "padded: no bank conflicts")
 {
     char detail[512];
     double w = wavefronts_per_request("transpose_padded", 0, detail, sizeof detail);
@@ -437,7 +432,7 @@ GL_TEST(padded_conflict_free)
                  detail);
 }
 
-GL_TEST(tiled_conflicts)
+GL_TEST(tiled_conflicts, GL_PROFILE, 2, 300, "tiled: bank conflicts")
 {
     char detail[512];
     double w = wavefronts_per_request("transpose_tiled", 1, detail, sizeof detail);
@@ -482,39 +477,5 @@ static void probe(const char *launcher)
     free(h_ref);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(tiled_1x1, GL_CORRECTNESS, 1, 15, "tiled, 1 x 1");
-    GL_ADD(tiled_64x1000, GL_CORRECTNESS, 1, 15, "tiled, 64 x 1000");
-    GL_ADD(tiled_1000x64, GL_CORRECTNESS, 1, 15, "tiled, 1000 x 64");
-    GL_ADD(tiled_1x1000, GL_CORRECTNESS, 1, 15, "tiled, 1 x 1000");
-    GL_ADD(tiled_1000x1, GL_CORRECTNESS, 1, 15, "tiled, 1000 x 1");
-    GL_ADD(tiled_33x31, GL_CORRECTNESS, 2, 15, "tiled, 33 x 31");
-    GL_ADD(tiled_1025x2049, GL_CORRECTNESS, 2, 15, "tiled, 1025 x 2049");
-    GL_ADD(tiled_4096x4096, GL_CORRECTNESS, 2, 60, "tiled, 4096 x 4096");
-    GL_ADD(tiled_random, GL_CORRECTNESS, 1, 15, "tiled, a size drawn from the seed");
-    GL_ADD(tiled_async, GL_CORRECTNESS, 2, 30, "tiled, launcher returns at once");
-    GL_ADD(padded_1x1, GL_CORRECTNESS, 1, 15, "padded, 1 x 1");
-    GL_ADD(padded_64x1000, GL_CORRECTNESS, 1, 15, "padded, 64 x 1000");
-    GL_ADD(padded_1000x64, GL_CORRECTNESS, 1, 15, "padded, 1000 x 64");
-    GL_ADD(padded_1x1000, GL_CORRECTNESS, 1, 15, "padded, 1 x 1000");
-    GL_ADD(padded_1000x1, GL_CORRECTNESS, 1, 15, "padded, 1000 x 1");
-    GL_ADD(padded_33x31, GL_CORRECTNESS, 2, 15, "padded, 33 x 31");
-    GL_ADD(padded_1025x2049, GL_CORRECTNESS, 2, 15, "padded, 1025 x 2049");
-    GL_ADD(padded_4096x4096, GL_CORRECTNESS, 2, 60, "padded, 4096 x 4096");
-    GL_ADD(padded_random, GL_CORRECTNESS, 1, 15, "padded, a size drawn from the seed");
-    GL_ADD(padded_async, GL_CORRECTNESS, 2, 30, "padded, launcher returns at once");
-    GL_ADD(tiled_shared_tile, GL_TECHNIQUE, 3, 10, "tiled: a shared tile");
-    GL_ADD(tiled_barrier, GL_TECHNIQUE, 2, 10, "tiled: __syncthreads()");
-    GL_ADD(padded_shared_tile, GL_TECHNIQUE, 2, 10, "padded: a shared tile");
-    GL_ADD(padded_barrier, GL_TECHNIQUE, 1, 10, "padded: __syncthreads()");
-    GL_ADD(padded_pitch, GL_TECHNIQUE, 4, 10, "padded: row pitch not a multiple of 32");
-    GL_ADD(tiled_vs_naive, GL_PERFORMANCE, 5, 120, "tiled faster than naive");
-    GL_ADD(padded_vs_naive, GL_PERFORMANCE, 5, 120, "padded far faster than naive");
-    GL_ADD(padded_vs_copy, GL_PERFORMANCE, 5, 120, "padded near the copy");
-    GL_ADD(padded_conflict_free, GL_PROFILE, 4, 300, "padded: no bank conflicts");
-    GL_ADD(tiled_conflicts, GL_PROFILE, 2, 300, "tiled: bank conflicts");
-}
-
 /* the largest test: 8 inputs and 8 outputs of 8192 x 8192 floats, and the expected one */
-const gl_lab GL_LAB = {"08-transpose", "transpose.cu", add_tests, run_once, probe, 18 * 257 + 64};
+const gl_lab GL_LAB = {"08-transpose", "transpose.cu", run_once, probe, 18 * 257 + 64};

@@ -97,28 +97,31 @@ static void check_random(const char *launcher)
     check_one(&l, m, n, k);
 }
 
-#define CORRECTNESS(test, launcher_name)                                                      \
-    GL_TEST(test##_edges)                                                                     \
+/* The correctness tests of one launcher, label its name in the titles; the points of the
+ * tiny sizes and of the others */
+#define CORRECTNESS(test, launcher_name, label, edges_points, sizes_points)                   \
+    GL_TEST(test##_edges, GL_CORRECTNESS, edges_points, 15, label ", tiny sizes and k = 0")   \
     {                                                                                         \
         check_dims(launcher_name, edges, 5);                                                  \
     }                                                                                         \
-    GL_TEST(test##_sizes)                                                                     \
+    GL_TEST(test##_sizes, GL_CORRECTNESS, sizes_points, 15,                                   \
+            label ", multiples of 16 and 32 or not")                                          \
     {                                                                                         \
         check_dims(launcher_name, sizes, 7);                                                  \
     }                                                                                         \
-    GL_TEST(test##_random)                                                                    \
+    GL_TEST(test##_random, GL_CORRECTNESS, 1, 15, label ", a size drawn from the seed")       \
     {                                                                                         \
         check_random(launcher_name);                                                          \
     }
 
-CORRECTNESS(naive, "matmul_naive")
-CORRECTNESS(tiled, "matmul_tiled")
-CORRECTNESS(grid1d, "matmul_naive_grid1d")
-CORRECTNESS(block_launches, "matmul_naive_block_launches")
+CORRECTNESS(naive, "matmul_naive", "naive", 2, 2)
+CORRECTNESS(tiled, "matmul_tiled", "tiled", 3, 3)
+CORRECTNESS(grid1d, "matmul_naive_grid1d", "1D grid", 1, 2)
+CORRECTNESS(block_launches, "matmul_naive_block_launches", "block launches", 1, 2)
 
 /* The study's block shapes (rows x cols of threads), then one thread, an odd
  * shape and one column of 1024 threads, on one odd size. */
-GL_TEST(naive_shapes)
+GL_TEST(naive_shapes, GL_CORRECTNESS, 3, 15, "naive, every block shape")
 {
     static const int shapes[][2] = {{1, 2},  {2, 4}, {4, 8}, {8, 16},   {16, 16},
                                     {16, 32}, {32, 32}, {1, 1}, {3, 5}, {1024, 1}};
@@ -182,24 +185,17 @@ static void check_async(const char *launcher)
     free(h_in);
 }
 
-GL_TEST(naive_async)
+GL_TEST(naive_async, GL_CORRECTNESS, 1, 30, "naive, launcher returns at once")
 {
     check_async("matmul_naive");
 }
 
-GL_TEST(tiled_async)
+GL_TEST(tiled_async, GL_CORRECTNESS, 2, 30, "tiled, launcher returns at once")
 {
     check_async("matmul_tiled");
 }
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
-
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
-#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 static void check_shared_tiles(const char *kernel)
 {
@@ -227,9 +223,9 @@ static void check_shared_tiles(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(tiled_shared_tiles)
+GL_TEST(tiled_shared_tiles, GL_TECHNIQUE, 3, 10, "tiled: two shared tiles")
 {
-    FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_shared_tiles(k);
+    GL_FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_shared_tiles(k);
 }
 
 /* The entry's shared-memory stores ('S'), loads ('L') and barriers ('B'), in
@@ -302,9 +298,9 @@ static void check_barriers(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(tiled_barriers)
+GL_TEST(tiled_barriers, GL_TECHNIQUE, 3, 10, "tiled: a barrier after writing, after reading")
 {
-    FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_barriers(k);
+    GL_FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_barriers(k);
 }
 
 /* The PTX of the lab's own baselines (built beside them). */
@@ -337,9 +333,9 @@ static void check_coalesced(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(naive_coalesced)
+GL_TEST(naive_coalesced, GL_TECHNIQUE, 3, 10, "naive: threadIdx.x along the columns")
 {
-    FOR_EACH_KERNEL("matmul_naive", "matmul_naive_kernel", k) check_coalesced(k);
+    GL_FOR_EACH_KERNEL("matmul_naive", "matmul_naive_kernel", k) check_coalesced(k);
 }
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
@@ -385,7 +381,7 @@ static void expect_over_swapped(const char *launcher, double min_ratio, const ch
                  launcher, t, gflops(PERF_DIM, t), ts / t, ts, min_ratio);
 }
 
-GL_TEST(naive_vs_swapped)
+GL_TEST(naive_vs_swapped, GL_PERFORMANCE, 4, 120, "naive faster than swapped")
 {
     expect_over_swapped("matmul_naive", MIN_NAIVE_OVER_SWAPPED,
                         "Does threadIdx.x walk along the columns of C (col = blockIdx.x * "
@@ -395,7 +391,7 @@ GL_TEST(naive_vs_swapped)
 
 /* Further than naive_vs_swapped: a naive kernel, even with the coalesced
  * mapping, stays below this threshold. */
-GL_TEST(tiled_vs_swapped)
+GL_TEST(tiled_vs_swapped, GL_PERFORMANCE, 4, 120, "tiled faster than any naive kernel")
 {
     expect_over_swapped("matmul_tiled", MIN_TILED_OVER_SWAPPED,
                         "That is more than a naive kernel gets with the coalesced mapping alone "
@@ -414,7 +410,7 @@ static void empty_call(void *ctx, int i)
  * overhead: one launch per block must take at least a share of what as
  * many launches of the given empty kernel take; one launch of the whole
  * grid takes a small fraction of that. */
-GL_TEST(block_launches_vs_empty)
+GL_TEST(block_launches_vs_empty, GL_PERFORMANCE, 3, 120, "block launches pay a launch per block")
 {
     int blocks = (LAUNCH_DIM + NAIVE_BLOCK - 1) / NAIVE_BLOCK, launches = blocks * blocks;
     gl_timed empty = {1, 5, NULL, empty_call, NULL, NULL};
@@ -452,7 +448,7 @@ static void global_loads(const char *launcher, double *requests, double *sectors
     *sectors = v[1];
 }
 
-GL_TEST(tiled_global_loads)
+GL_TEST(tiled_global_loads, GL_PROFILE, 4, 300, "tiled: TILE times fewer global loads")
 {
     /* the naive product: each warp issues 2 loads per step of k, one of A and one of B (the
      * H200 counted exactly that on the given swapped kernel) */
@@ -473,7 +469,7 @@ GL_TEST(tiled_global_loads)
                  tiled_req, naive_req, naive_req / tiled_req, MIN_LOAD_REDUCTION, tiled_sec);
 }
 
-GL_TEST(naive_sectors_per_request)
+GL_TEST(naive_sectors_per_request, GL_PROFILE, 3, 300, "naive: coalesced loads")
 {
     char dim[16], kernel[224];
     const char *args[] = {"matmul_naive", dim, dim, dim, NULL};
@@ -533,36 +529,6 @@ static void probe(const char *launcher)
     matmul_free(&p);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(naive_edges, GL_CORRECTNESS, 2, 15, "naive, tiny sizes and k = 0");
-    GL_ADD(naive_sizes, GL_CORRECTNESS, 2, 15, "naive, multiples of 16 and 32 or not");
-    GL_ADD(naive_random, GL_CORRECTNESS, 1, 15, "naive, a size drawn from the seed");
-    GL_ADD(naive_shapes, GL_CORRECTNESS, 3, 15, "naive, every block shape");
-    GL_ADD(naive_async, GL_CORRECTNESS, 1, 30, "naive, launcher returns at once");
-    GL_ADD(tiled_edges, GL_CORRECTNESS, 3, 15, "tiled, tiny sizes and k = 0");
-    GL_ADD(tiled_sizes, GL_CORRECTNESS, 3, 15, "tiled, multiples of 16 and 32 or not");
-    GL_ADD(tiled_random, GL_CORRECTNESS, 1, 15, "tiled, a size drawn from the seed");
-    GL_ADD(tiled_async, GL_CORRECTNESS, 2, 30, "tiled, launcher returns at once");
-    GL_ADD(grid1d_edges, GL_CORRECTNESS, 1, 15, "1D grid, tiny sizes and k = 0");
-    GL_ADD(grid1d_sizes, GL_CORRECTNESS, 2, 15, "1D grid, multiples of 16 and 32 or not");
-    GL_ADD(grid1d_random, GL_CORRECTNESS, 1, 15, "1D grid, a size drawn from the seed");
-    GL_ADD(block_launches_edges, GL_CORRECTNESS, 1, 15, "block launches, tiny sizes and k = 0");
-    GL_ADD(block_launches_sizes, GL_CORRECTNESS, 2, 15,
-           "block launches, multiples of 16 and 32 or not");
-    GL_ADD(block_launches_random, GL_CORRECTNESS, 1, 15,
-           "block launches, a size drawn from the seed");
-    GL_ADD(tiled_shared_tiles, GL_TECHNIQUE, 3, 10, "tiled: two shared tiles");
-    GL_ADD(tiled_barriers, GL_TECHNIQUE, 3, 10, "tiled: a barrier after writing, after reading");
-    GL_ADD(naive_coalesced, GL_TECHNIQUE, 3, 10, "naive: threadIdx.x along the columns");
-    GL_ADD(naive_vs_swapped, GL_PERFORMANCE, 4, 120, "naive faster than swapped");
-    GL_ADD(tiled_vs_swapped, GL_PERFORMANCE, 4, 120, "tiled faster than any naive kernel");
-    GL_ADD(block_launches_vs_empty, GL_PERFORMANCE, 3, 120,
-           "block launches pay a launch per block");
-    GL_ADD(tiled_global_loads, GL_PROFILE, 4, 300, "tiled: TILE times fewer global loads");
-    GL_ADD(naive_sectors_per_request, GL_PROFILE, 3, 300, "naive: coalesced loads");
-}
-
 /* the largest test: 4 sets of A, B and C of 2048 x 2048 floats (16 MiB each) */
-const gl_lab GL_LAB = {"09-matmul-tiling", "matmul_tiling.cu", add_tests, run_once, probe,
+const gl_lab GL_LAB = {"09-matmul-tiling", "matmul_tiling.cu", run_once, probe,
                        (4 * 3 + 2) * 16 + 64};

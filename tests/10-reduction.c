@@ -150,82 +150,85 @@ static void check_random(const char *name, int at_in_plus_1)
     check_sizes(name, &n, 1, at_in_plus_1, REDUCE_SMALL_INTS, &rng);
 }
 
-GL_TEST(sequential_small_n)
+GL_TEST(sequential_small_n, GL_CORRECTNESS, 2, 15, "sequential, n = 0 .. 65537")
 {
     check_small("reduce_sequential", 0);
 }
 
-GL_TEST(sequential_large_n)
+GL_TEST(sequential_large_n, GL_CORRECTNESS, 2, 15, "sequential, n = 2^20 + 3, 2^22 + 1")
 {
     check_large("reduce_sequential");
 }
 
-GL_TEST(sequential_random)
+GL_TEST(sequential_random, GL_CORRECTNESS, 1, 15, "sequential, an n drawn from the seed")
 {
     check_random("reduce_sequential", 0);
 }
 
-GL_TEST(first_add_small_n)
+GL_TEST(first_add_small_n, GL_CORRECTNESS, 2, 15, "first add, n = 0 .. 65537")
 {
     check_small("reduce_first_add", 0);
 }
 
-GL_TEST(first_add_large_n)
+GL_TEST(first_add_large_n, GL_CORRECTNESS, 2, 15, "first add, n = 2^20 + 3, 2^22 + 1")
 {
     check_large("reduce_first_add");
 }
 
-GL_TEST(first_add_random)
+GL_TEST(first_add_random, GL_CORRECTNESS, 1, 15, "first add, an n drawn from the seed")
 {
     check_random("reduce_first_add", 0);
 }
 
-GL_TEST(shuffle_small_n)
+GL_TEST(shuffle_small_n, GL_CORRECTNESS, 2, 15, "shuffle, n = 0 .. 65537")
 {
     check_small("reduce_shuffle", 0);
 }
 
-GL_TEST(shuffle_large_n)
+GL_TEST(shuffle_large_n, GL_CORRECTNESS, 2, 15, "shuffle, n = 2^20 + 3, 2^22 + 1")
 {
     check_large("reduce_shuffle");
 }
 
-GL_TEST(shuffle_random)
+GL_TEST(shuffle_random, GL_CORRECTNESS, 1, 15, "shuffle, an n drawn from the seed")
 {
     check_random("reduce_shuffle", 0);
 }
 
-GL_TEST(grid_stride_small_n)
+GL_TEST(grid_stride_small_n, GL_CORRECTNESS, 2, 15, "grid-stride, n = 0 .. 65537, in + 1")
 {
     check_small("reduce_grid_stride", 1);
 }
 
-GL_TEST(grid_stride_large_n)
+GL_TEST(grid_stride_large_n, GL_CORRECTNESS, 2, 30,
+        "grid-stride, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")
 {
     check_grid("reduce_grid_stride");
 }
 
-GL_TEST(grid_stride_random)
+GL_TEST(grid_stride_random, GL_CORRECTNESS, 1, 15, "grid-stride, an n drawn from the seed, in + 1")
 {
     check_random("reduce_grid_stride", 1);
 }
 
-GL_TEST(grid_stride_int_small_n)
+GL_TEST(grid_stride_int_small_n, GL_CORRECTNESS, 2, 15, "grid-stride int, n = 0 .. 65537, in + 1")
 {
     check_small("reduce_grid_stride_int", 1);
 }
 
-GL_TEST(grid_stride_int_large_n)
+GL_TEST(grid_stride_int_large_n, GL_CORRECTNESS, 2, 30,
+        "grid-stride int, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")
 {
     check_grid("reduce_grid_stride_int");
 }
 
-GL_TEST(grid_stride_int_random)
+GL_TEST(grid_stride_int_random, GL_CORRECTNESS, 1, 15,
+        "grid-stride int, an n drawn from the seed, in + 1")
 {
     check_random("reduce_grid_stride_int", 1);
 }
 
-GL_TEST(grid_stride_int_wraps)
+GL_TEST(grid_stride_int_wraps, GL_CORRECTNESS, 2, 15, "grid-stride int, a sum that wraps")
 {
     static const int sizes[] = {2, 1000, 100003};
     gl_rng rng;
@@ -233,17 +236,18 @@ GL_TEST(grid_stride_int_wraps)
     check_sizes("reduce_grid_stride_int", sizes, 3, 1, REDUCE_WRAPPING_INTS, &rng);
 }
 
-GL_TEST(last_block_small_n)
+GL_TEST(last_block_small_n, GL_CORRECTNESS, 2, 15, "last block, n = 0 .. 65537, in + 1")
 {
     check_small("reduce_last_block", 1);
 }
 
-GL_TEST(last_block_large_n)
+GL_TEST(last_block_large_n, GL_CORRECTNESS, 2, 30,
+        "last block, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")
 {
     check_grid("reduce_last_block");
 }
 
-GL_TEST(last_block_random)
+GL_TEST(last_block_random, GL_CORRECTNESS, 1, 15, "last block, an n drawn from the seed, in + 1")
 {
     check_random("reduce_last_block", 1);
 }
@@ -251,7 +255,7 @@ GL_TEST(last_block_random)
 /* Three calls in a row on the same input: each right, all the same bits
  * (a fixed order of the additions), and each after the previous one left
  * the counter where the next call needs it. */
-GL_TEST(last_block_repeated)
+GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a row, same bits")
 {
     reduce_bufs b;
     reduce_data d;
@@ -332,12 +336,12 @@ static void check_async(const char *launcher)
     reduce_data_free(&d);
 }
 
-GL_TEST(grid_stride_async)
+GL_TEST(grid_stride_async, GL_CORRECTNESS, 2, 30, "grid-stride, launcher returns at once")
 {
     check_async("reduce_grid_stride");
 }
 
-GL_TEST(last_block_async)
+GL_TEST(last_block_async, GL_CORRECTNESS, 2, 30, "last block, launcher returns at once")
 {
     check_async("reduce_last_block");
 }
@@ -359,12 +363,8 @@ static int technique_kernels(const char *launcher, const char *named, char (*nam
                       launcher, named);
     return kept;
 }
-
 #define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = technique_kernels(launcher, named, k##_names, 8), k##_i;                     \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
+    GL_FOR_EACH_KERNEL_OF(technique_kernels, launcher, named, k)
 
 /* A warp's sum in registers: shuffles down (__shfl_down_sync), butterflies
  * (__shfl_xor_sync, the handout's alternative, cg::reduce on older GPUs) or the
@@ -402,7 +402,7 @@ static char *baseline_ptx(char *path, size_t len)
     return gl_read_file(path);
 }
 
-GL_TEST(sequential_tree)
+GL_TEST(sequential_tree, GL_TECHNIQUE, 3, 10, "sequential: no tid % (2 s), a barrier per step")
 {
     gl_ptx_entry e;
     char path[4096], *ptx = baseline_ptx(path, sizeof path);
@@ -441,7 +441,7 @@ static void check_last_warp(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(shuffle_last_warp)
+GL_TEST(shuffle_last_warp, GL_TECHNIQUE, 3, 10, "shuffle: warp shuffles in the last warp")
 {
     FOR_EACH_KERNEL("reduce_shuffle", "reduce_shuffle_kernel", k) check_last_warp(k);
 }
@@ -463,7 +463,8 @@ static void check_grid_stride_kernel(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(grid_stride_shuffle_atomic)
+GL_TEST(grid_stride_shuffle_atomic, GL_TECHNIQUE, 3, 10,
+        "grid-stride: shuffles and one atomic add per block")
 {
     {
         FOR_EACH_KERNEL("reduce_grid_stride", "reduce_grid_stride_kernel", k)
@@ -515,7 +516,7 @@ static void check_ticket(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(last_block_ticket)
+GL_TEST(last_block_ticket, GL_TECHNIQUE, 2, 10, "last block: a ticket, no float atomicAdd")
 {
     FOR_EACH_KERNEL("reduce_last_block", "reduce_last_block_kernel", k) check_ticket(k);
 }
@@ -720,7 +721,8 @@ static void check_fence(const char *kernel)
                              "partial[blockIdx.x] and atomicInc");
 }
 
-GL_TEST(last_block_fence)
+GL_TEST(last_block_fence, GL_TECHNIQUE, 1, 10,
+        "last block: __threadfence() between the partial and the ticket")
 {
     FOR_EACH_KERNEL("reduce_last_block", "reduce_last_block_kernel", k) check_fence(k);
 }
@@ -896,14 +898,14 @@ static void expect_faster(const char *name, double min_ratio, const char *why)
                  fast, slow / fast, slow, min_ratio);
 }
 
-GL_TEST(sequential_vs_interleaved)
+GL_TEST(sequential_vs_interleaved, GL_PERFORMANCE, 4, 120, "sequential faster than interleaved")
 {
     expect_faster("reduce_sequential", MIN_SEQUENTIAL_OVER_INTERLEAVED,
                   "With tid < s the active threads are contiguous: whole warps finish early, "
                   "no warp diverges until s < 32, and there is no tid % (2 s) to compute");
 }
 
-GL_TEST(shuffle_vs_interleaved)
+GL_TEST(shuffle_vs_interleaved, GL_PERFORMANCE, 4, 120, "shuffle far faster than interleaved")
 {
     expect_faster("reduce_shuffle", MIN_SHUFFLE_OVER_INTERLEAVED,
                   "Sequential addressing alone reaches about 2x. Task 3 also starts half as "
@@ -931,17 +933,18 @@ static void expect_near_copy(const char *name, double min_pct)
                  gbps, gl_percent(gbps, copy), copy, min_pct);
 }
 
-GL_TEST(grid_stride_pct_of_copy)
+GL_TEST(grid_stride_pct_of_copy, GL_PERFORMANCE, 4, 120, "grid-stride near the copy bandwidth")
 {
     expect_near_copy("reduce_grid_stride", MIN_GRID_STRIDE_PCT_OF_COPY);
 }
 
-GL_TEST(grid_stride_int_pct_of_copy)
+GL_TEST(grid_stride_int_pct_of_copy, GL_PERFORMANCE, 4, 120,
+        "grid-stride int near the copy bandwidth")
 {
     expect_near_copy("reduce_grid_stride_int", MIN_GRID_STRIDE_INT_PCT_OF_COPY);
 }
 
-GL_TEST(last_block_pct_of_copy)
+GL_TEST(last_block_pct_of_copy, GL_PERFORMANCE, 4, 120, "last block near the copy bandwidth")
 {
     expect_near_copy("reduce_last_block", MIN_LAST_BLOCK_PCT_OF_COPY);
 }
@@ -975,53 +978,6 @@ static void probe(const char *launcher)
     run_once(2, (char **)args);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(sequential_small_n, GL_CORRECTNESS, 2, 15, "sequential, n = 0 .. 65537");
-    GL_ADD(sequential_large_n, GL_CORRECTNESS, 2, 15, "sequential, n = 2^20 + 3, 2^22 + 1");
-    GL_ADD(sequential_random, GL_CORRECTNESS, 1, 15, "sequential, an n drawn from the seed");
-    GL_ADD(first_add_small_n, GL_CORRECTNESS, 2, 15, "first add, n = 0 .. 65537");
-    GL_ADD(first_add_large_n, GL_CORRECTNESS, 2, 15, "first add, n = 2^20 + 3, 2^22 + 1");
-    GL_ADD(first_add_random, GL_CORRECTNESS, 1, 15, "first add, an n drawn from the seed");
-    GL_ADD(shuffle_small_n, GL_CORRECTNESS, 2, 15, "shuffle, n = 0 .. 65537");
-    GL_ADD(shuffle_large_n, GL_CORRECTNESS, 2, 15, "shuffle, n = 2^20 + 3, 2^22 + 1");
-    GL_ADD(shuffle_random, GL_CORRECTNESS, 1, 15, "shuffle, an n drawn from the seed");
-    GL_ADD(grid_stride_small_n, GL_CORRECTNESS, 2, 15, "grid-stride, n = 0 .. 65537, in + 1");
-    GL_ADD(grid_stride_large_n, GL_CORRECTNESS, 2, 30,
-           "grid-stride, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1");
-    GL_ADD(grid_stride_random, GL_CORRECTNESS, 1, 15,
-           "grid-stride, an n drawn from the seed, in + 1");
-    GL_ADD(grid_stride_int_small_n, GL_CORRECTNESS, 2, 15,
-           "grid-stride int, n = 0 .. 65537, in + 1");
-    GL_ADD(grid_stride_int_large_n, GL_CORRECTNESS, 2, 30,
-           "grid-stride int, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1");
-    GL_ADD(grid_stride_int_random, GL_CORRECTNESS, 1, 15,
-           "grid-stride int, an n drawn from the seed, in + 1");
-    GL_ADD(grid_stride_int_wraps, GL_CORRECTNESS, 2, 15, "grid-stride int, a sum that wraps");
-    GL_ADD(last_block_small_n, GL_CORRECTNESS, 2, 15, "last block, n = 0 .. 65537, in + 1");
-    GL_ADD(last_block_large_n, GL_CORRECTNESS, 2, 30,
-           "last block, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1");
-    GL_ADD(last_block_random, GL_CORRECTNESS, 1, 15,
-           "last block, an n drawn from the seed, in + 1");
-    GL_ADD(last_block_repeated, GL_CORRECTNESS, 2, 15,
-           "last block: 3 calls in a row, same bits");
-    GL_ADD(grid_stride_async, GL_CORRECTNESS, 2, 30, "grid-stride, launcher returns at once");
-    GL_ADD(last_block_async, GL_CORRECTNESS, 2, 30, "last block, launcher returns at once");
-    GL_ADD(sequential_tree, GL_TECHNIQUE, 3, 10, "sequential: no tid % (2 s), a barrier per step");
-    GL_ADD(shuffle_last_warp, GL_TECHNIQUE, 3, 10, "shuffle: warp shuffles in the last warp");
-    GL_ADD(grid_stride_shuffle_atomic, GL_TECHNIQUE, 3, 10,
-           "grid-stride: shuffles and one atomic add per block");
-    GL_ADD(last_block_ticket, GL_TECHNIQUE, 2, 10, "last block: a ticket, no float atomicAdd");
-    GL_ADD(last_block_fence, GL_TECHNIQUE, 1, 10,
-           "last block: __threadfence() between the partial and the ticket");
-    GL_ADD(sequential_vs_interleaved, GL_PERFORMANCE, 4, 120, "sequential faster than interleaved");
-    GL_ADD(shuffle_vs_interleaved, GL_PERFORMANCE, 4, 120, "shuffle far faster than interleaved");
-    GL_ADD(grid_stride_pct_of_copy, GL_PERFORMANCE, 4, 120, "grid-stride near the copy bandwidth");
-    GL_ADD(grid_stride_int_pct_of_copy, GL_PERFORMANCE, 4, 120,
-           "grid-stride int near the copy bandwidth");
-    GL_ADD(last_block_pct_of_copy, GL_PERFORMANCE, 4, 120, "last block near the copy bandwidth");
-}
-
 /* the largest test: 6 sets of 2^28 elements with their partials */
-const gl_lab GL_LAB = {"10-reduction", "reduction.cu", add_tests, run_once, probe,
+const gl_lab GL_LAB = {"10-reduction", "reduction.cu", run_once, probe,
                        (PERF_SETS + 1) * PERF_SET_MIB + 64};

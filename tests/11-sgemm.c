@@ -184,45 +184,41 @@ static void check_async(const char *launcher)
     sgemm_free(&p);
 }
 
-#define CORRECTNESS(fn)                                                                       \
-    GL_TEST(fn##_small)                                                                       \
+/* The correctness tests of one launcher, label its name in the titles; the points of
+ * the test that it returns at once */
+#define CORRECTNESS(fn, label, async_points)                                                  \
+    GL_TEST(fn##_small, GL_CORRECTNESS, 1, 15, label ": tiny, k = 0, one tile")               \
     {                                                                                         \
         check("sgemm_" #fn, small, 5, 0, 0, 0);                                               \
     }                                                                                         \
-    GL_TEST(fn##_odd_sizes)                                                                   \
+    GL_TEST(fn##_odd_sizes, GL_CORRECTNESS, 2, 15, label ": odd sizes (no 128-bit loads)")     \
     {                                                                                         \
         check("sgemm_" #fn, odd, 5, 0, 0, 0);                                                 \
     }                                                                                         \
-    GL_TEST(fn##_vector_path)                                                                 \
+    GL_TEST(fn##_vector_path, GL_CORRECTNESS, 1, 15,                                          \
+            label ": k, n multiples of 4 (128-bit loads fit)")                                 \
     {                                                                                         \
         check("sgemm_" #fn, vector_path, 4, 0, 0, 0);                                         \
     }                                                                                         \
-    GL_TEST(fn##_misaligned)                                                                  \
+    GL_TEST(fn##_misaligned, GL_CORRECTNESS, 1, 15, label ": misaligned a, b, c")             \
     {                                                                                         \
         check_misaligned("sgemm_" #fn);                                                       \
     }                                                                                         \
-    GL_TEST(fn##_random)                                                                      \
+    GL_TEST(fn##_random, GL_CORRECTNESS, 1, 15, label ": a shape drawn from the seed")        \
     {                                                                                         \
         check_random("sgemm_" #fn);                                                           \
     }                                                                                         \
-    GL_TEST(fn##_async)                                                                       \
+    GL_TEST(fn##_async, GL_CORRECTNESS, async_points, 30, label ": launcher returns at once") \
     {                                                                                         \
         check_async("sgemm_" #fn);                                                            \
     }
 
-CORRECTNESS(blocktiled_1d)
-CORRECTNESS(blocktiled_2d)
-CORRECTNESS(vectorized)
-CORRECTNESS(prefetch)
+CORRECTNESS(blocktiled_1d, "1D tiles", 1)
+CORRECTNESS(blocktiled_2d, "2D tiles", 1)
+CORRECTNESS(vectorized, "vectorized", 1)
+CORRECTNESS(prefetch, "prefetch", 2)
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
-
-/* The kernels the launcher really ran (the starting file's name without a GPU). */
-#define FOR_EACH_KERNEL(launcher, named, k)                                                   \
-    char k##_names[8][224];                                                                   \
-    int k##_n = gl_technique_kernels(launcher, named, k##_names, 8), k##_i;                  \
-    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
-        for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 /* The PTX of the lab's own baselines: gl_baseline_ptx(), else where the
  * Makefile builds it, beside this runner (the runner does not set
@@ -335,9 +331,10 @@ static void check_register_reuse(const char *kernel)
                  r, MIN_1D_FMA_PER_SHARED_LOAD, given);
 }
 
-GL_TEST(blocktiled_1d_register_reuse)
+GL_TEST(blocktiled_1d_register_reuse, GL_TECHNIQUE, 2, 10,
+        "1D tiles: shared tiles, barriers, FMAs per shared load")
 {
-    FOR_EACH_KERNEL("sgemm_blocktiled_1d", "sgemm_blocktiled_1d_kernel", k)
+    GL_FOR_EACH_KERNEL("sgemm_blocktiled_1d", "sgemm_blocktiled_1d_kernel", k)
         check_register_reuse(k);
 }
 
@@ -362,9 +359,10 @@ static void check_register_tile(const char *kernel)
                  MIN_2D_FMA_PER_SHARED_LOAD);
 }
 
-GL_TEST(blocktiled_2d_register_tile)
+GL_TEST(blocktiled_2d_register_tile, GL_TECHNIQUE, 2, 10,
+        "2D tiles: shared tiles, barriers, FMAs per shared load")
 {
-    FOR_EACH_KERNEL("sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", k)
+    GL_FOR_EACH_KERNEL("sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", k)
         check_register_tile(k);
 }
 
@@ -395,14 +393,14 @@ static void check_128bit(const char *kernel, int task)
     gl_test_note("%d ld.global.v4 and %d ld.shared.v4 in the PTX", global_v4, shared_v4);
 }
 
-GL_TEST(vectorized_128bit_loads)
+GL_TEST(vectorized_128bit_loads, GL_TECHNIQUE, 3, 10, "vectorized: ld.global.v4, ld.shared.v4")
 {
-    FOR_EACH_KERNEL("sgemm_vectorized", "sgemm_vectorized_kernel", k) check_128bit(k, 3);
+    GL_FOR_EACH_KERNEL("sgemm_vectorized", "sgemm_vectorized_kernel", k) check_128bit(k, 3);
 }
 
-GL_TEST(prefetch_128bit_loads)
+GL_TEST(prefetch_128bit_loads, GL_TECHNIQUE, 2, 10, "prefetch: ld.global.v4, ld.shared.v4")
 {
-    FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_128bit(k, 4);
+    GL_FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_128bit(k, 4);
 }
 
 static void check_two_buffers(const char *kernel)
@@ -419,9 +417,9 @@ static void check_two_buffers(const char *kernel)
     gl_test_note("%ld bytes of shared tiles (needs %ld)", u.smem_bytes, need);
 }
 
-GL_TEST(prefetch_two_buffers)
+GL_TEST(prefetch_two_buffers, GL_TECHNIQUE, 2, 10, "prefetch: two buffers of each tile")
 {
-    FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_two_buffers(k);
+    GL_FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_two_buffers(k);
 }
 
 /* A register array indexed by a value the compiler cannot resolve at compile
@@ -451,20 +449,20 @@ static void check_no_local_memory(const char *kernel)
     gl_test_note("%d registers, no local memory", u.registers);
 }
 
-GL_TEST(blocktiled_2d_no_local_memory)
+GL_TEST(blocktiled_2d_no_local_memory, GL_TECHNIQUE, 1, 10, "2D tiles: no local memory")
 {
-    FOR_EACH_KERNEL("sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", k)
+    GL_FOR_EACH_KERNEL("sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", k)
         check_no_local_memory(k);
 }
 
-GL_TEST(vectorized_no_local_memory)
+GL_TEST(vectorized_no_local_memory, GL_TECHNIQUE, 1, 10, "vectorized: no local memory")
 {
-    FOR_EACH_KERNEL("sgemm_vectorized", "sgemm_vectorized_kernel", k) check_no_local_memory(k);
+    GL_FOR_EACH_KERNEL("sgemm_vectorized", "sgemm_vectorized_kernel", k) check_no_local_memory(k);
 }
 
-GL_TEST(prefetch_no_local_memory)
+GL_TEST(prefetch_no_local_memory, GL_TECHNIQUE, 1, 10, "prefetch: no local memory")
 {
-    FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_no_local_memory(k);
+    GL_FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_no_local_memory(k);
 }
 
 
@@ -535,7 +533,7 @@ static void expect_share_of_cublas(const char *launcher, double min_pct, const c
                  launcher, ms, tflops(dim, ms), pct, roof, tflops(dim, roof), min_pct);
 }
 
-GL_TEST(blocktiled_1d_vs_tiled)
+GL_TEST(blocktiled_1d_vs_tiled, GL_PERFORMANCE, 3, 120, "1D tiles faster than 32 x 32 tiles")
 {
     expect_over_tiled("sgemm_blocktiled_1d", MIN_1D_OVER_TILED,
                       "Each value of B read from shared memory should serve TM1 multiply-adds: "
@@ -543,7 +541,7 @@ GL_TEST(blocktiled_1d_vs_tiled)
                       "registers (no local memory)?");
 }
 
-GL_TEST(blocktiled_2d_vs_tiled)
+GL_TEST(blocktiled_2d_vs_tiled, GL_PERFORMANCE, 3, 120, "2D tiles far faster than 32 x 32 tiles")
 {
     expect_over_tiled("sgemm_blocktiled_2d", MIN_2D_OVER_TILED,
                       "Task 1's column of TM1 results gets about 1.9x; a TM x TN tile per thread "
@@ -552,7 +550,7 @@ GL_TEST(blocktiled_2d_vs_tiled)
                       "check local memory)");
 }
 
-GL_TEST(vectorized_vs_tiled)
+GL_TEST(vectorized_vs_tiled, GL_PERFORMANCE, 3, 120, "vectorized far faster than 32 x 32 tiles")
 {
     expect_over_tiled("sgemm_vectorized", MIN_VECTORIZED_OVER_TILED,
                       "Task 1's column of TM1 results gets about 1.9x: task 3 keeps task 2's "
@@ -561,14 +559,14 @@ GL_TEST(vectorized_vs_tiled)
                       "half-warp reads 16 consecutive float4 of B");
 }
 
-GL_TEST(vectorized_vs_cublas)
+GL_TEST(vectorized_vs_cublas, GL_PERFORMANCE, 3, 120, "vectorized: share of cuBLAS")
 {
     expect_share_of_cublas("sgemm_vectorized", MIN_VECTORIZED_PCT_OF_CUBLAS,
                            "Are the 128-bit loads really taken (k and n multiples of 4 here), "
                            "and acc in registers?");
 }
 
-GL_TEST(prefetch_vs_cublas)
+GL_TEST(prefetch_vs_cublas, GL_PERFORMANCE, 4, 120, "prefetch: share of cuBLAS")
 {
     expect_share_of_cublas("sgemm_prefetch", MIN_PREFETCH_PCT_OF_CUBLAS,
                            "The next tile's global loads should be issued before the math on "
@@ -584,7 +582,8 @@ static const char *const shared_metrics[] = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
 };
 
-GL_TEST(vectorized_shared_wavefronts)
+GL_TEST(vectorized_shared_wavefronts, GL_PROFILE, 5, 300,
+        "vectorized: conflict-free 128-bit shared loads")
 {
     const char *args[] = {"sgemm_vectorized", "512", NULL};
     double v[3], w;
@@ -641,53 +640,6 @@ static void probe(const char *launcher)
     sgemm_free(&p);
 }
 
-static void add_tests(void)
-{
-    GL_ADD(blocktiled_1d_small, GL_CORRECTNESS, 1, 15, "1D tiles: tiny, k = 0, one tile");
-    GL_ADD(blocktiled_1d_odd_sizes, GL_CORRECTNESS, 2, 15, "1D tiles: odd sizes");
-    GL_ADD(blocktiled_1d_vector_path, GL_CORRECTNESS, 1, 15, "1D tiles: k, n multiples of 4");
-    GL_ADD(blocktiled_1d_misaligned, GL_CORRECTNESS, 1, 15, "1D tiles: misaligned a, b, c");
-    GL_ADD(blocktiled_1d_random, GL_CORRECTNESS, 1, 15, "1D tiles: a shape drawn from the seed");
-    GL_ADD(blocktiled_1d_async, GL_CORRECTNESS, 1, 30, "1D tiles: launcher returns at once");
-    GL_ADD(blocktiled_2d_small, GL_CORRECTNESS, 1, 15, "2D tiles: tiny, k = 0, one tile");
-    GL_ADD(blocktiled_2d_odd_sizes, GL_CORRECTNESS, 2, 15, "2D tiles: odd sizes");
-    GL_ADD(blocktiled_2d_vector_path, GL_CORRECTNESS, 1, 15, "2D tiles: k, n multiples of 4");
-    GL_ADD(blocktiled_2d_misaligned, GL_CORRECTNESS, 1, 15, "2D tiles: misaligned a, b, c");
-    GL_ADD(blocktiled_2d_random, GL_CORRECTNESS, 1, 15, "2D tiles: a shape drawn from the seed");
-    GL_ADD(blocktiled_2d_async, GL_CORRECTNESS, 1, 30, "2D tiles: launcher returns at once");
-    GL_ADD(vectorized_small, GL_CORRECTNESS, 1, 15, "vectorized: tiny, k = 0, one tile");
-    GL_ADD(vectorized_odd_sizes, GL_CORRECTNESS, 2, 15, "vectorized: odd sizes (scalar path)");
-    GL_ADD(vectorized_vector_path, GL_CORRECTNESS, 1, 15, "vectorized: the 128-bit path");
-    GL_ADD(vectorized_misaligned, GL_CORRECTNESS, 1, 15, "vectorized: misaligned a, b, c");
-    GL_ADD(vectorized_random, GL_CORRECTNESS, 1, 15, "vectorized: a shape drawn from the seed");
-    GL_ADD(vectorized_async, GL_CORRECTNESS, 1, 30, "vectorized: launcher returns at once");
-    GL_ADD(prefetch_small, GL_CORRECTNESS, 1, 15, "prefetch: tiny, k = 0, one tile");
-    GL_ADD(prefetch_odd_sizes, GL_CORRECTNESS, 2, 15, "prefetch: odd sizes (scalar path)");
-    GL_ADD(prefetch_vector_path, GL_CORRECTNESS, 1, 15, "prefetch: the 128-bit path");
-    GL_ADD(prefetch_misaligned, GL_CORRECTNESS, 1, 15, "prefetch: misaligned a, b, c");
-    GL_ADD(prefetch_random, GL_CORRECTNESS, 1, 15, "prefetch: a shape drawn from the seed");
-    GL_ADD(prefetch_async, GL_CORRECTNESS, 2, 30, "prefetch: launcher returns at once");
-    GL_ADD(blocktiled_1d_register_reuse, GL_TECHNIQUE, 2, 10,
-           "1D tiles: shared tiles, barriers, FMAs per shared load");
-    GL_ADD(blocktiled_2d_register_tile, GL_TECHNIQUE, 2, 10,
-           "2D tiles: shared tiles, barriers, FMAs per shared load");
-    GL_ADD(vectorized_128bit_loads, GL_TECHNIQUE, 3, 10, "vectorized: ld.global.v4, ld.shared.v4");
-    GL_ADD(prefetch_128bit_loads, GL_TECHNIQUE, 2, 10, "prefetch: ld.global.v4, ld.shared.v4");
-    GL_ADD(prefetch_two_buffers, GL_TECHNIQUE, 2, 10, "prefetch: two buffers of each tile");
-    GL_ADD(blocktiled_2d_no_local_memory, GL_TECHNIQUE, 1, 10, "2D tiles: no local memory");
-    GL_ADD(vectorized_no_local_memory, GL_TECHNIQUE, 1, 10, "vectorized: no local memory");
-    GL_ADD(prefetch_no_local_memory, GL_TECHNIQUE, 1, 10, "prefetch: no local memory");
-    GL_ADD(blocktiled_1d_vs_tiled, GL_PERFORMANCE, 3, 120, "1D tiles faster than 32 x 32 tiles");
-    GL_ADD(blocktiled_2d_vs_tiled, GL_PERFORMANCE, 3, 120,
-           "2D tiles far faster than 32 x 32 tiles");
-    GL_ADD(vectorized_vs_tiled, GL_PERFORMANCE, 3, 120,
-           "vectorized far faster than 32 x 32 tiles");
-    GL_ADD(vectorized_vs_cublas, GL_PERFORMANCE, 3, 120, "vectorized: share of cuBLAS");
-    GL_ADD(prefetch_vs_cublas, GL_PERFORMANCE, 4, 120, "prefetch: share of cuBLAS");
-    GL_ADD(vectorized_shared_wavefronts, GL_PROFILE, 5, 300,
-           "vectorized: conflict-free 128-bit shared loads");
-}
-
 /* the largest test: 4 sets of A, B and C of 4096 x 4096 floats (64 MiB each) */
-const gl_lab GL_LAB = {"11-sgemm", "sgemm.cu", add_tests, run_once, probe,
+const gl_lab GL_LAB = {"11-sgemm", "sgemm.cu", run_once, probe,
                        (PERF_SETS * 3 + 2) * 64 + 64};

@@ -1,14 +1,19 @@
 /* grader.h: what a lab's Check suite (tests/NN-slug.c) uses.
  *
- * A suite defines GL_LAB (its name, the student's file, a function that adds
- * its tests) and writes each test with GL_TEST, its metadata beside it:
+ * A suite defines GL_LAB (its name, the student's file, its profile and probe
+ * runs, its pool) and declares each test where its body is, with its kind,
+ * points, timeout (s) and title, as an xv6 grade script does:
  *
- *   GL_TEST(tiled_33x31) { check_transpose("transpose_tiled", 33, 31); }
- *   ...
- *   static void add_tests(void) {
- *       GL_ADD(tiled_33x31, GL_CORRECTNESS, 2, 30, "tiled, 33 x 31");  // points, timeout (s)
+ *   GL_TEST(tiled_33x31, GL_CORRECTNESS, 2, 15, "tiled, 33 x 31")
+ *   {
+ *       check_transpose("transpose_tiled", 33, 31);
  *   }
- *   const gl_lab GL_LAB = {"08-transpose", "transpose.cu", add_tests, run_once, probe, 1024};
+ *   ...
+ *   const gl_lab GL_LAB = {"08-transpose", "transpose.cu", run_once, probe, 1024};
+ *
+ * The runner lists and runs the tests kind by kind (correctness, technique,
+ * performance, profile, then the sanitize kind it adds itself), each kind in
+ * the order the suite defines its tests.
  *
  * The runner (runner.c) is the judge: it runs the suite in Check's no-fork
  * mode and never loads the student's code. The lab's launchers are called by
@@ -43,7 +48,6 @@ typedef enum {
 typedef struct {
     const char *name; /* "08-transpose" */
     const char *file; /* "transpose.cu": the student's file, the only one graded */
-    void (*add_tests)(void);
     /* For profile tests: runs one launcher once, in a process of its own,
      * under Nsight Compute (argv from gl_profile: the launcher, then sizes),
      * and checks its result. Returns "" if it was right, "usage: ..." if
@@ -62,15 +66,15 @@ extern const gl_lab GL_LAB;
 /* The kinds as tags: "correctness", "technique", "performance", "profile". */
 const char *gl_kind_name(gl_kind kind);
 
-/* Registers a test. GPU tests (all but technique, and those marked
- * GL_NO_GPU) are skipped with the reason when there is no GPU; profile tests
- * also need Nsight Compute. */
-void gl_add(const TTest *test, const char *id, int kind, int points, int timeout_s,
-            const char *title);
-#define GL_ADD(test, kind, points, timeout_s, title)                                          \
-    gl_add(test, #test, kind, points, timeout_s, title)
+/* Declares a test (GL_TEST does, before main). GPU tests (all but technique, and those
+ * marked GL_NO_GPU) are skipped with the reason when there is no GPU; profile tests also
+ * need Nsight Compute. order: the declaration's place in the suite (__COUNTER__). */
+void gl_declare(const TTest *test, const char *id, int kind, int points, int timeout_s,
+                const char *title, int order);
 
-#define GL_TEST(name)                                                                         \
+/* A test: its body, and beside it its kind (a gl_kind, | GL_NO_GPU), points, timeout in
+ * seconds and title (what the scoreboard and the handout's table call it). */
+#define GL_TEST(name, kind, points, timeout_s, title)                                         \
     static void name##_body(void);                                                            \
     START_TEST(name)                                                                          \
     {                                                                                         \
@@ -79,6 +83,10 @@ void gl_add(const TTest *test, const char *id, int kind, int points, int timeout
         gl_test_end();                                                                        \
     }                                                                                         \
     END_TEST                                                                                  \
+    __attribute__((constructor)) static void name##_declare(void)                            \
+    {                                                                                         \
+        gl_declare(name, #name, kind, points, timeout_s, title, __COUNTER__);                \
+    }                                                                                         \
     static void name##_body(void)
 
 void gl_test_begin(const char *id);
@@ -232,6 +240,18 @@ long gl_launched_dynamic_smem(const char *kernel);
  * GL_LAB.probe ran it once on the lab's plain problem (gl_launched_kernels); without one, the
  * kernel the starting file names, and the verdict is a preview. */
 int gl_technique_kernels(const char *launcher, const char *named, char (*names)[224], int max);
+
+/* Runs the statement after it once for each kernel that did launcher's work, k naming it
+ * (gl_technique_kernels: with a GPU, those the probe saw; without, the one the starting
+ * file names):  GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check(k);
+ * _OF takes the lab's own choice among them: kernels(launcher, named, names, max). */
+#define GL_FOR_EACH_KERNEL(launcher, named, k)                                                \
+    GL_FOR_EACH_KERNEL_OF(gl_technique_kernels, launcher, named, k)
+#define GL_FOR_EACH_KERNEL_OF(kernels, launcher, named, k)                                    \
+    char k##_names[8][224];                                                                   \
+    int k##_n = kernels(launcher, named, k##_names, 8), k##_i;                                \
+    for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
+        for (const char *k = k##_names[k##_i]; k; k = NULL)
 
 /* Path of a build artifact of the student's file: "ptx" (nvcc -ptx) or
  * "log" (the compiler's output, with the ptxas -v resource report). */

@@ -45,6 +45,7 @@ typedef struct {
     gl_kind kind;
     int needs_gpu;
     int points, timeout_s;
+    int order; /* where the suite declares it */
 } entry;
 
 static entry tests[MAX_TESTS];
@@ -58,21 +59,43 @@ const char *gl_kind_name(gl_kind kind)
     return kind >= 0 && kind < GL_NKINDS ? kind_names[kind] : "?";
 }
 
-void gl_add(const TTest *test, const char *id, int kind, int points, int timeout_s,
-            const char *title)
+void gl_declare(const TTest *test, const char *id, int kind, int points, int timeout_s,
+                const char *title, int order)
 {
+    int k = kind & 0xff, i;
     if (ntests == MAX_TESTS) {
         fprintf(stderr, "grader: more than %d tests in one lab\n", MAX_TESTS);
         exit(2);
     }
+    if (k < 0 || k >= GL_NKINDS || (kind & ~(0xff | GL_NO_GPU)) || points < 0 ||
+        timeout_s <= 0 || !title || !*title) {
+        fprintf(stderr, "grader: test %s is declared with a bad kind, points, timeout or "
+                        "title\n", id);
+        exit(2);
+    }
+    for (i = 0; i < ntests; i++)
+        if (!strcmp(tests[i].id, id)) {
+            fprintf(stderr, "grader: two tests are named %s\n", id);
+            exit(2);
+        }
     tests[ntests].test = test;
     tests[ntests].id = id;
-    tests[ntests].kind = (gl_kind)(kind & 0xff);
-    tests[ntests].needs_gpu = !(kind & GL_NO_GPU) && (kind & 0xff) != GL_TECHNIQUE;
+    tests[ntests].kind = (gl_kind)k;
+    tests[ntests].needs_gpu = !(kind & GL_NO_GPU) && k != GL_TECHNIQUE;
     tests[ntests].points = points;
     tests[ntests].timeout_s = timeout_s;
     tests[ntests].title = title;
+    tests[ntests].order = order;
     ntests++;
+}
+
+/* Kind by kind, each in the order the suite declares its tests. */
+static int by_kind_then_order(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return (x->order > y->order) - (x->order < y->order);
 }
 
 /* ---- what this machine offers ---- */
@@ -560,7 +583,7 @@ int main(int argc, char **argv)
     started = now();
     started_wall = wall_now();
     signal(SIGPIPE, SIG_IGN); /* a subject that is gone says so through read, not by a signal */
-    GL_LAB.add_tests();
+    qsort(tests, (size_t)ntests, sizeof tests[0], by_kind_then_order); /* GL_TEST declared them */
     {   /* the sanitize kind: one test per launcher of the student's */
         const gl_launcher *l;
         static char ids[32][96], titles[32][192];
@@ -572,15 +595,15 @@ int main(int argc, char **argv)
             snprintf(titles[k], sizeof titles[k], "%s: memcheck, racecheck, synccheck", l->name);
             /* no points: an empty starting kernel has no error to find either; a failure
              * still fails the grade's exit status and says what the tool saw */
-            gl_add(NULL, ids[k], GL_SANITIZE, 0, 300, titles[k]);
+            gl_declare(NULL, ids[k], GL_SANITIZE, 0, 300, titles[k], ntests);
             tests[ntests - 1].launcher = l->name;
             k++;
         }
     }
     if (list) {
         for (i = 0; i < ntests; i++)
-            printf("%-12s %-28s %3d  %s\n", gl_kind_name(tests[i].kind), tests[i].id,
-                   tests[i].points, tests[i].title);
+            printf("%-12s %-28s %3d %4d  %s\n", gl_kind_name(tests[i].kind), tests[i].id,
+                   tests[i].points, tests[i].timeout_s, tests[i].title);
         return 0;
     }
     if (!dir || !baseline || !subject || !results)
