@@ -319,7 +319,7 @@ right_src = $(BUILD)/right/$(call wrong_lab,$(1))/$(basename $(notdir $(1)))/$(c
 TOOLS := $(BUILD)/tools/gl-report $(BUILD)/tools/gl-info $(BUILD)/tools/gl-review
 
 # ---- targets ----
-.PHONY: release grade gradescope calibrate all help info run demo check test test-unit test-solutions test-labs test-wrong test-right \
+.PHONY: release grade gradescope calibrate all help info run demo check test test-unit test-handouts test-solutions test-labs test-wrong test-right \
         deps slides plots figures clean need-check lab-arg
 
 all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe ## build every lab, solution, test and tool into build/
@@ -421,6 +421,7 @@ calibrate: lab-arg need-solutions ## the references' timed and profiled verdicts
 
 test: lab-arg all ## the kit's own tests: unit tests, solutions pass, starting files and wrong solutions fail (LAB=: labs)
 	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory test-handouts
 ifneq ($(SOLUTIONS),)
 	@$(MAKE) --no-print-directory test-solutions
 	@$(MAKE) --no-print-directory test-labs
@@ -432,6 +433,10 @@ else
 	@echo "make test: all passed: unit tests, starting files (the student release: no references, no wrong solutions); tests that need a GPU, Nsight Compute or compute-sanitizer are SKIP where there is none"
 endif
 
+# every handout's "What the grader checks" and calibration table against its suite
+test-handouts: lab-arg $(foreach l,$(LAB_SEL),$(BUILD)/tests/$(l)/runner) ## each handout says what its suite grades: points, thresholds
+	@tools/check-handouts $(BUILD) $(LAB_SEL)
+
 test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe \
            $(BUILD)/tools/gl-report $(BUILD)/tests/08-transpose/runner
 	@echo "== unit tests of common/ and the grader =="
@@ -442,6 +447,8 @@ test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/t
 	@tests/unit/compile_submission_test.sh "$(NVCC)" $(STUDENT_NVFLAGS)
 	@NVCC="$(NVCC)" tests/unit/cuda_home_test.sh
 	@tests/unit/review_test.sh
+	@echo "== a stale handout fails (tools/check-handouts) =="
+	@tests/unit/check_handouts_test.sh
 	@echo "== make calibrate's table (gl-report --calibrate) =="
 	@tests/unit/calibrate_test.sh $(BUILD)/tools/gl-report
 	@echo "== a grading that breaks is loud: NOT RUN, exit 2 =="
