@@ -15,6 +15,7 @@
  * submission.so, submission.ptx, build.log, review.txt. */
 #define _GNU_SOURCE
 #include "grader.h"
+#include "gpu_lock.h"
 #include "judge.h"
 #include "profile.h"
 #include "sanitize.h"
@@ -23,14 +24,12 @@
 #include "gl_check.h"
 #include "gl_device.h"
 
-#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -227,83 +226,6 @@ static void explain_error(const char *msg, int timeout_s, char *out, size_t len)
 {
     (void)timeout_s;
     snprintf(out, len, "%s", msg && *msg ? msg : "the test failed without a message");
-}
-
-/* Judges of several labs may share a GPU: timed and profiled tests hold it
- * alone (an exclusive lock), the others share it (--gpu-lock FILE). A second
- * lock (FILE.w) gives the exclusive ones the first turn: while one waits, no
- * new test takes the GPU shared (flock alone would let shared holders starve it). */
-static int gpu_lock_fd = -1, gpu_turn_fd = -1;
-
-static void lock_fd(int fd, int op)
-{
-    while (flock(fd, op) != 0 && errno == EINTR)
-        ;
-}
-
-/* GL_TRACE: how long this lab waited for the GPU, and held it alone or shared;
- * GL_TRACE_LOCKS=FILE: every hold as a line (lab, what, alone or shared, asked, got, let go) */
-static double lock_waited, lock_held[2], lock_since, lock_asked, lock_released;
-static int lock_mode;
-static const char *lock_what = "setup";
-
-void gl_gpu_phase(const char *what)
-{
-    lock_what = what;
-}
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void gl_gpu_lock(int exclusive)
-{
-    double t0 = wall_now();
-    if (gpu_lock_fd < 0)
-        return;
-    lock_asked = t0;
-    if (gpu_turn_fd >= 0)
-        lock_fd(gpu_turn_fd, exclusive ? LOCK_EX : LOCK_SH);
-    lock_fd(gpu_lock_fd, exclusive ? LOCK_EX : LOCK_SH);
-    if (gpu_turn_fd >= 0 && !exclusive)
-        flock(gpu_turn_fd, LOCK_UN);
-    lock_since = wall_now();
-    lock_waited += lock_since - t0;
-    lock_mode = exclusive != 0;
-}
-
-void gl_gpu_unlock(void)
-{
-    double t = wall_now();
-    const char *trace = getenv("GL_TRACE_LOCKS");
-    if (gpu_lock_fd < 0)
-        return;
-    lock_held[lock_mode] += t - lock_since;
-    if (trace) {
-        FILE *f = fopen(trace, "ae");
-        if (f) {
-            fprintf(f, "%s %s %s %.3f %.3f %.3f\n", GL_LAB.name, lock_what,
-                    lock_mode ? "alone" : "shared", lock_asked, lock_since, t);
-            fclose(f);
-        }
-    }
-    flock(gpu_lock_fd, LOCK_UN);
-    if (gpu_turn_fd >= 0)
-        flock(gpu_turn_fd, LOCK_UN); /* held by an exclusive one; a no-op otherwise */
-    lock_released = wall_now();
-}
-
-void gl_gpu_wait(double seconds)
-{
-    int held = gpu_lock_fd >= 0 && lock_since > lock_released, mode = lock_mode;
-    if (held)
-        gl_gpu_unlock();
-    usleep((useconds_t)(seconds * 1e6));
-    if (held)
-        gl_gpu_lock(mode);
 }
 
 static int planning; /* plan(): the kit's baselines are timed */
@@ -573,9 +495,9 @@ int main(int argc, char **argv)
             wait_file = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "--gpu-lock")) {
             char turn[4200];
-            gpu_lock_fd = open(argv[++i], O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+            int lock = open(argv[++i], O_RDWR | O_CREAT | O_CLOEXEC, 0666);
             snprintf(turn, sizeof turn, "%s.w", argv[i]);
-            gpu_turn_fd = open(turn, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+            gl_gpu_lock_use(lock, open(turn, O_RDWR | O_CREAT | O_CLOEXEC, 0666));
         } else {
             usage();
         }
@@ -877,10 +799,13 @@ int main(int argc, char **argv)
         if (kind_tests[i])
             printf(" %s %.1f s", kind_names[i], kind_seconds[i]);
     printf(" (the whole lab %.1f s)\n\n", now() - started);
-    if (getenv("GL_TRACE"))
+    if (getenv("GL_TRACE")) {
+        double waited, alone, shared;
+        gl_gpu_lock_times(&waited, &alone, &shared);
         fprintf(stderr, "  trace: ran %.3f .. %.3f (epoch s); the GPU: waited %.1f s, held alone "
                 "%.1f s, shared %.1f s\n",
-                started_wall, wall_now(), lock_waited, lock_held[1], lock_held[0]);
+                started_wall, wall_now(), waited, alone, shared);
+    }
     if (gl_kit_error_seen()[0] || not_run_tests) {
         printf("  grader: the grading broke, not the student's file: %d test%s NOT RUN (%s)\n",
                not_run_tests, not_run_tests == 1 ? "" : "s",
