@@ -29,7 +29,7 @@ static struct {
     int rounds;
 } T;
 
-void gl_judge_clock_trace(void)
+void gl_clock_trace(void)
 {
     if (getenv("GL_TRACE"))
         fprintf(stderr, "  trace: %d timed rounds: prepare %.2f s, calls %.2f s, record %.2f s, "

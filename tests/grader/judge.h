@@ -23,6 +23,9 @@ void gl_judge_test_end(int broke);
  * student's subject then lives through all of them, and the kit's through the plan. */
 void gl_judge_plan(int on);
 
+/* GL_TRACE: the subjects' starts (the runner says it, and the clock's, before
+ * gl_judge_finish). */
+void gl_judge_trace(void);
 /* Ends the subject (its process group): the lab is done, or before the
  * kit's own code is timed. */
 void gl_judge_finish(void);
@@ -71,6 +74,5 @@ void gl_judge_round_done(void);
 const char *gl_judge_round_launcher(void);
 /* The current test's id; *baselines (if not NULL) gets its next baseline's number. */
 const char *gl_judge_test_id(int *baselines);
-void gl_judge_clock_trace(void);
 
 #endif

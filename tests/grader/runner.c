@@ -15,6 +15,7 @@
  * submission.so, submission.ptx, build.log, review.txt. */
 #define _GNU_SOURCE
 #include "grader.h"
+#include "clock.h"
 #include "gpu_lock.h"
 #include "judge.h"
 #include "profile.h"
@@ -621,6 +622,8 @@ int main(int argc, char **argv)
         }
         if (status < 0 || status >= 2) {
             if (judge_ok) {
+                gl_judge_trace();
+                gl_clock_trace();
                 gl_judge_finish();
                 gl_judge_release();
             }
@@ -766,6 +769,8 @@ int main(int argc, char **argv)
     if (judge_ok) {
         gl_gpu_phase("finish");
         gl_gpu_lock(0); /* the subject's context ends, then the judge's */
+        gl_judge_trace();
+        gl_clock_trace();
         gl_judge_finish();
         gl_judge_release();
         gl_gpu_unlock();
