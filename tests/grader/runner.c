@@ -18,12 +18,12 @@
 #include "clock.h"
 #include "gpu_lock.h"
 #include "judge.h"
+#include "machine.h"
 #include "profile.h"
 #include "sanitize.h"
 #include "results.h"
 
 #include "gl_check.h"
-#include "gl_device.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,119 +95,6 @@ static int by_kind_then_order(const void *a, const void *b)
     if (x->kind != y->kind)
         return x->kind < y->kind ? -1 : 1;
     return (x->order > y->order) - (x->order < y->order);
-}
-
-/* ---- what this machine offers ---- */
-
-typedef struct {
-    int gpu;             /* a usable GPU was found */
-    char gpu_name[300];  /* its name and compute capability, or why there is none */
-    char ncu[4096];      /* Nsight Compute, or empty */
-    char no_ncu[256];    /* why not */
-    char sanitizer[4096];/* compute-sanitizer, or empty */
-    char no_sanitizer[256];
-} machine;
-
-static machine m;
-
-int gl_have_gpu(void)
-{
-    return m.gpu;
-}
-
-static void probe_gpu(void)
-{
-    gl_device_info info;
-    char why[256];
-    if (gl_device_query(&info, why, sizeof why) == 0) {
-        m.gpu = 1;
-        snprintf(m.gpu_name, sizeof m.gpu_name, "%s (sm_%d%d)", info.name, info.cc_major,
-                 info.cc_minor);
-    } else {
-        snprintf(m.gpu_name, sizeof m.gpu_name, "%s", why);
-    }
-}
-
-static int executable(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-static void probe_tool(const char *env_name, const char *tool, const char *const *subdirs,
-                       char *found, size_t flen, char *why, size_t wlen);
-
-static void probe_sanitizer(void)
-{
-    static const char *const sub[] = {"bin", "compute-sanitizer", NULL};
-    probe_tool("COMPUTE_SANITIZER", "compute-sanitizer", sub, m.sanitizer, sizeof m.sanitizer,
-               m.no_sanitizer, sizeof m.no_sanitizer);
-}
-
-static void probe_tool(const char *env_name, const char *tool, const char *const *subdirs,
-                       char *found, size_t flen, char *why, size_t wlen)
-{
-    const char *env = getenv(env_name), *path = getenv("PATH"), *cuda = getenv("CUDA_HOME");
-    char cand[4096];
-    int i;
-    if (env && *env) {
-        if (executable(env))
-            snprintf(found, flen, "%s", env);
-        else
-            snprintf(why, wlen, "%s=%s is not an executable", env_name, env);
-        return;
-    }
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        snprintf(cand, sizeof cand, "%.*s/%s", (int)n, path, tool);
-        if (n && executable(cand)) {
-            snprintf(found, flen, "%s", cand);
-            return;
-        }
-        path += n + (path[n] == ':');
-    }
-    for (i = 0; cuda && *cuda && subdirs[i]; i++) {
-        snprintf(cand, sizeof cand, "%s/%s/%s", cuda, subdirs[i], tool);
-        if (executable(cand)) {
-            snprintf(found, flen, "%s", cand);
-            return;
-        }
-    }
-    snprintf(why, wlen, "%s is not installed here (not on PATH, not in CUDA_HOME; %s=/path "
-             "names it)", tool, env_name);
-}
-
-static void probe_ncu(void)
-{
-    const char *env = getenv("NCU"), *path = getenv("PATH"), *cuda = getenv("CUDA_HOME");
-    char cand[4096];
-
-    if (env && *env) {
-        if (executable(env))
-            snprintf(m.ncu, sizeof m.ncu, "%s", env);
-        else
-            snprintf(m.no_ncu, sizeof m.no_ncu, "NCU=%s is not an executable", env);
-        return;
-    }
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        snprintf(cand, sizeof cand, "%.*s/ncu", (int)n, path);
-        if (n && executable(cand)) {
-            snprintf(m.ncu, sizeof m.ncu, "%s", cand);
-            return;
-        }
-        path += n + (path[n] == ':');
-    }
-    if (cuda && *cuda) {
-        snprintf(cand, sizeof cand, "%s/bin/ncu", cuda);
-        if (executable(cand)) {
-            snprintf(m.ncu, sizeof m.ncu, "%s", cand);
-            return;
-        }
-    }
-    snprintf(m.no_ncu, sizeof m.no_ncu,
-             "Nsight Compute (ncu) is not installed here (not on PATH, not in CUDA_HOME/bin; "
-             "NCU=/path/to/ncu names it)");
 }
 
 /* ---- running one test ---- */
