@@ -21,6 +21,8 @@
 #include "machine.h"
 #include "profile.h"
 #include "sanitize.h"
+#include "scoreboard.h"
+#include "suite.h"
 #include "results.h"
 
 #include "gl_check.h"
@@ -34,68 +36,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define MAX_TESTS 128
-
-typedef struct {
-    const TTest *test;        /* NULL for the sanitize kind, which the runner runs itself */
-    const char *launcher;     /* sanitize: the launcher */
-    const char *id, *title;
-    gl_kind kind;
-    int needs_gpu;
-    int points, timeout_s;
-    int order; /* where the suite declares it */
-} entry;
-
-static entry tests[MAX_TESTS];
-static int ntests;
-
-static const char *const kind_names[GL_NKINDS] = {"correctness", "technique", "performance",
-                                                  "profile", "sanitize"};
-
-const char *gl_kind_name(gl_kind kind)
-{
-    return kind >= 0 && kind < GL_NKINDS ? kind_names[kind] : "?";
-}
-
-void gl_declare(const TTest *test, const char *id, int kind, int points, int timeout_s,
-                const char *title, int order)
-{
-    int k = kind & 0xff, i;
-    if (ntests == MAX_TESTS) {
-        fprintf(stderr, "grader: more than %d tests in one lab\n", MAX_TESTS);
-        exit(2);
-    }
-    if (k < 0 || k >= GL_NKINDS || (kind & ~(0xff | GL_NO_GPU)) || points < 0 ||
-        timeout_s <= 0 || !title || !*title) {
-        fprintf(stderr, "grader: test %s is declared with a bad kind, points, timeout or "
-                        "title\n", id);
-        exit(2);
-    }
-    for (i = 0; i < ntests; i++)
-        if (!strcmp(tests[i].id, id)) {
-            fprintf(stderr, "grader: two tests are named %s\n", id);
-            exit(2);
-        }
-    tests[ntests].test = test;
-    tests[ntests].id = id;
-    tests[ntests].kind = (gl_kind)k;
-    tests[ntests].needs_gpu = !(kind & GL_NO_GPU) && k != GL_TECHNIQUE;
-    tests[ntests].points = points;
-    tests[ntests].timeout_s = timeout_s;
-    tests[ntests].title = title;
-    tests[ntests].order = order;
-    ntests++;
-}
-
-/* Kind by kind, each in the order the suite declares its tests. */
-static int by_kind_then_order(const void *a, const void *b)
-{
-    const entry *x = a, *y = b;
-    if (x->kind != y->kind)
-        return x->kind < y->kind ? -1 : 1;
-    return (x->order > y->order) - (x->order < y->order);
-}
 
 /* ---- running one test ---- */
 
@@ -189,69 +129,6 @@ static void run_test(const entry *e, gl_result *r)
     srunner_free(sr);
 }
 
-/* ---- output ---- */
-
-static void print_wrapped(const char *text, const char *indent, int width)
-{
-    const char *p = text;
-    while (*p) {
-        int n = 0, cut = 0;
-        while (p[n] && p[n] != '\n' && n < width) {
-            if (p[n] == ' ')
-                cut = n;
-            n++;
-        }
-        if (p[n] && p[n] != '\n' && cut > 0)
-            n = cut;
-        printf("%s%.*s\n", indent, n, p);
-        p += n;
-        while (*p == ' ' || *p == '\n')
-            p++;
-    }
-}
-
-static int quiet; /* --quiet: no failure messages (make test, on the starting files) */
-static char last_skip[1024];
-
-/* make calibrate's numbers: the test's measured value and its threshold (gl_test_margin) */
-static void write_margin(FILE *out, const entry *e)
-{
-    const gl_test_state *st = gl_test_outcome();
-    char v[256];
-    if (!st->has_margin)
-        return;
-    snprintf(v, sizeof v, "%s\t%.6g\t%.6g\t%d", e->id, st->measured, st->threshold,
-             st->larger_is_better);
-    gl_fact_write(out, "margin", v);
-}
-
-static void print_line(const entry *e, const gl_result *r)
-{
-    char label[256];
-    int dots;
-    snprintf(label, sizeof label, "%-11s  %s ", gl_kind_name(e->kind), e->title);
-    dots = 64 - (int)strlen(label);
-    printf("  %s", label);
-    while (dots-- > 0)
-        putchar('.');
-    if (r->status == GL_SKIP)
-        printf(" SKIP   -/%d\n", e->points);
-    else if (r->status == GL_NOT_RUN)
-        printf(" NOT RUN -/%d\n", e->points);
-    else
-        printf(" %s %3d/%d  (%.1f s)\n", r->status == GL_PASS ? "OK  " : "FAIL", r->score,
-               e->points, r->seconds);
-    if (r->status == GL_SKIP && !strcmp(r->message, last_skip))
-        return; /* said once is enough */
-    if (r->status != GL_PASS && r->message[0] && !quiet)
-        print_wrapped(r->message, "        ", 92);
-    if (r->status == GL_PASS && r->message[0] && !quiet)
-        print_wrapped(r->message, "        measured: ", 82);
-    if (r->status == GL_SKIP)
-        snprintf(last_skip, sizeof last_skip, "%s", r->message);
-    fflush(stdout);
-}
-
 static void usage(void)
 {
     fprintf(stderr, "usage: runner --dir DIR --baseline FILE --subject FILE --results FILE\n"
@@ -262,67 +139,7 @@ static void usage(void)
     exit(2);
 }
 
-/* The "to review" list (tools: gl-review): constructs the lab never needs. */
-static void print_review(const char *dir, FILE *out)
-{
-    char path[4200], *text, *line, *save = NULL;
-    int n = 0;
-    snprintf(path, sizeof path, "%s/review.txt", dir);
-    if (!(text = gl_read_file(path)))
-        return;
-    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *what = strchr(line, '\t'), *src = what ? strchr(what + 1, '\t') : NULL;
-        if (!what || !src)
-            continue;
-        *what++ = '\0';
-        *src++ = '\0';
-        if (n++ == 0 && !quiet)
-            printf("  to review (not failures: things this lab never needs):\n");
-        if (!quiet)
-            printf("    line %s: %s: %s\n", line, what, src);
-        {
-            char fact[1024];
-            snprintf(fact, sizeof fact, "line %s: %s: %s", line, what, src);
-            gl_fact_write(out, "review", fact);
-        }
-    }
-    free(text);
-}
-
-static double kind_seconds[GL_NKINDS]; /* time spent on each kind */
-static int kind_tests[GL_NKINDS];      /* tests of each kind that were reported */
 static double started, started_wall;
-
-static int not_run_points, not_run_tests; /* tests the grading broke on: the run exits 2 */
-
-static void add_points(const entry *e, const gl_result *r, int *score, int *max, int *skipped,
-                       int *total, int *got, int *failed)
-{
-    kind_seconds[e->kind] += r->seconds;
-    kind_tests[e->kind]++;
-    *total += e->points;
-    max[e->kind] += e->points;
-    if (r->status == GL_NOT_RUN) {
-        not_run_points += e->points;
-        not_run_tests++;
-    } else if (r->status == GL_SKIP) {
-        *skipped += e->points;
-    } else {
-        *got += r->score;
-        score[e->kind] += r->score;
-        *failed += r->status == GL_FAIL;
-    }
-}
-
-static void init_result(const entry *e, gl_result *r)
-{
-    memset(r, 0, sizeof *r);
-    snprintf(r->lab, sizeof r->lab, "%s", GL_LAB.name);
-    snprintf(r->id, sizeof r->id, "%s", e->id);
-    snprintf(r->kind, sizeof r->kind, "%s", gl_kind_name(e->kind));
-    snprintf(r->title, sizeof r->title, "%s", e->title);
-    r->max = e->points;
-}
 
 /* The plan, first: every performance test once with the kit's baselines only, timed in one
  * kit subject and kept; then every test of the student's runs in one subject of the
