@@ -12,7 +12,11 @@
  *          [--kind K,K] [--only ID,ID] [--quiet] [--allow-unisolated] [--list]
  *
  * DIR holds what tools/compile-submission built from the student's file:
- * submission.so, submission.ptx, build.log, review.txt. */
+ * submission.so, submission.ptx, build.log, review.txt.
+ *
+ * This file is the run, step by step (main, at the end). Its parts: the lab's tests
+ * (suite.c), what this machine offers (machine.c), the GPU's lock (gpu_lock.c), one test
+ * run and the plan (run_test.c), the scoreboard (scoreboard.c). */
 #define _GNU_SOURCE
 #include "grader.h"
 #include "clock.h"
@@ -20,6 +24,7 @@
 #include "judge.h"
 #include "machine.h"
 #include "profile.h"
+#include "run_test.h"
 #include "sanitize.h"
 #include "scoreboard.h"
 #include "suite.h"
@@ -34,100 +39,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-/* ---- running one test ---- */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-
-/* Check's own words for an error, said in the student's terms (a test body
- * runs only the kit's code, so its errors are failures with a message). */
-static void explain_error(const char *msg, int timeout_s, char *out, size_t len)
-{
-    (void)timeout_s;
-    snprintf(out, len, "%s", msg && *msg ? msg : "the test failed without a message");
-}
-
-static int planning; /* plan(): the kit's baselines are timed */
-static char phase[96];
-
-static void run_test(const entry *e, gl_result *r)
-{
-    Suite *s = suite_create(GL_LAB.name);
-    TCase *tc = tcase_create(e->id);
-    SRunner *sr;
-    TestResult **res;
-    const gl_test_state *st;
-    double t0;
-    int rtype;
-
-    tcase_add_test(tc, e->test);
-    suite_add_tcase(s, tc);
-    if (getenv("GL_TEST_DIE_AT") && !strcmp(getenv("GL_TEST_DIE_AT"), e->id))
-        raise(SIGKILL); /* the kit's own test of a grader that dies (tests/unit/not_run_test.sh) */
-    sr = srunner_create(s);
-    /* in this process: it runs only the kit's code; the student's runs in the subject */
-    srunner_set_fork_status(sr, CK_NOFORK);
-    snprintf(phase, sizeof phase, "%s%s", planning ? "baselines:" : "", e->id);
-    gl_gpu_phase(phase);
-    /* a profile test only names its runs, then reads their counters: the session that
-     * runs them holds the GPU (profile.c) */
-    if (e->kind != GL_PROFILE) {
-        if (e->needs_gpu) /* the slow part of a start, while other labs hold the GPU */
-            gl_judge_prestart_subject(planning);
-        gl_gpu_lock(e->kind == GL_PERFORMANCE);
-    }
-    gl_judge_test_begin(e->timeout_s, e->id);
-    fflush(NULL);
-    t0 = now();
-    srunner_run_all(sr, CK_SILENT);
-    gl_test_leave();
-    r->seconds = now() - t0;
-    if (e->kind != GL_PROFILE)
-        gl_gpu_unlock();
-    res = srunner_results(sr);
-    rtype = tr_rtype(res[0]);
-    st = gl_test_outcome();
-    if (st->kit_error[0]) {
-        r->status = GL_NOT_RUN;
-        snprintf(r->message, sizeof r->message, "NOT RUN: the grader could not run this test "
-                 "(%.900s); not your file's fault: it is graded again when this is fixed",
-                 st->kit_error);
-    } else if (st->skipped) {
-        r->status = GL_SKIP;
-        snprintf(r->message, sizeof r->message, "%s", st->skip);
-    } else if (rtype == CK_PASS && st->done) {
-        r->status = GL_PASS;
-        snprintf(r->message, sizeof r->message, "%s", st->note); /* what it measured */
-    } else {
-        r->status = GL_FAIL;
-        explain_error(rtype == CK_PASS ? "the test ended early" : tr_msg(res[0]), e->timeout_s,
-                      r->message, sizeof r->message);
-    }
-    if (st->preview && r->status != GL_SKIP) {
-        /* no GPU run showed which kernels the launcher runs: no points either way */
-        char verdict[sizeof r->message];
-        snprintf(verdict, sizeof verdict, "%s", r->message);
-        /* gl-report counts "no GPU here: this would fail" (make test's starting files) */
-        snprintf(r->message, sizeof r->message, "no GPU here: this would %s%s%s",
-                 r->status == GL_PASS ? "pass, a preview worth no points: its points come from "
-                                        "a run on a GPU, which shows the kernels your launchers "
-                                        "really launch"
-                                      : "fail, a preview worth no points: ",
-                 r->status == GL_PASS ? "" : verdict, "");
-        r->status = GL_SKIP;
-    }
-    gl_judge_test_end(0);
-    free(res);
-    srunner_free(sr);
-}
 
 static void usage(void)
 {
@@ -139,41 +51,24 @@ static void usage(void)
     exit(2);
 }
 
-static double started, started_wall;
+/* ---- the run: its options (the command line), then what it found ---- */
 
-/* The plan, first: every performance test once with the kit's baselines only, timed in one
- * kit subject and kept; then every test of the student's runs in one subject of the
- * student's (the tests need not kill it to time the kit's kernels). */
-static void plan(const char *only)
+static double started, started_wall;
+static const char *dir, *baseline, *subject, *results, *src = "", *kinds, *only;
+static const char *wait_file; /* --wait: the compile runs meanwhile; its status lands there */
+static int list, allow_unisolated;
+static char path[4096]; /* the student's library; then a fact's text, the compiler's log */
+static int built, judge_ok, planned;
+static FILE *out; /* the results file (results.h) */
+/* the lab's points so far, kind by kind (add_points) */
+static int score[GL_NKINDS], max[GL_NKINDS], skipped_points, total, got, failed;
+/* the tests left for the passes after the others: profile tests share one Nsight Compute
+ * session, sanitize tests three compute-sanitizer sessions */
+static int deferred[MAX_TESTS], ndeferred, sanitize[MAX_TESTS], nsanitize;
+
+static void parse_args(int argc, char **argv)
 {
     int i;
-    gl_judge_plan(1); /* run_test prestarts the kit's subject for the first baseline */
-    planning = 1;
-    for (i = 0; i < ntests; i++) {
-        gl_result pr;
-        if (tests[i].kind != GL_PERFORMANCE || (only && !gl_in_list(only, tests[i].id)))
-            continue;
-        init_result(&tests[i], &pr);
-        run_test(&tests[i], &pr);
-        kind_seconds[GL_PERFORMANCE] += pr.seconds;
-    }
-    planning = 0;
-    gl_judge_plan(0);
-    gl_judge_prestart_subject(0); /* the student's, while the file may still compile */
-}
-
-int main(int argc, char **argv)
-{
-    const char *dir = NULL, *baseline = NULL, *subject = NULL, *results = NULL, *src = "",
-               *kinds = NULL, *only = NULL;
-    char path[4096], why[1024];
-    int i, list = 0, built, failed = 0, allow_unisolated = 0, judge_ok = 0, planned = 0;
-    const char *wait_file = NULL; /* --wait: the compile runs meanwhile; its status lands there */
-    int score[GL_NKINDS] = {0}, max[GL_NKINDS] = {0}, skipped_points = 0, total = 0, got = 0;
-    int deferred[MAX_TESTS], ndeferred = 0, sanitize[MAX_TESTS], nsanitize = 0;
-    FILE *out;
-    char *log;
-
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quiet")) {
             quiet = 1;
@@ -206,58 +101,13 @@ int main(int argc, char **argv)
             usage();
         }
     }
-    started = now();
-    started_wall = wall_now();
-    signal(SIGPIPE, SIG_IGN); /* a subject that is gone says so through read, not by a signal */
-    qsort(tests, (size_t)ntests, sizeof tests[0], by_kind_then_order); /* GL_TEST declared them */
-    {   /* the sanitize kind: one test per launcher of the student's */
-        const gl_launcher *l;
-        static char ids[32][96], titles[32][192];
-        int k = 0;
-        for (l = LAB_LAUNCHERS; l->name && k < 32; l++) {
-            if (l->flags & (GL_GIVEN | GL_HOST_CODE))
-                continue;
-            snprintf(ids[k], sizeof ids[k], "sanitize_%s", l->name);
-            snprintf(titles[k], sizeof titles[k], "%s: memcheck, racecheck, synccheck", l->name);
-            /* no points: an empty starting kernel has no error to find either; a failure
-             * still fails the grade's exit status and says what the tool saw */
-            gl_declare(NULL, ids[k], GL_SANITIZE, 0, 300, titles[k], ntests);
-            tests[ntests - 1].launcher = l->name;
-            k++;
-        }
-    }
-    if (list) {
-        for (i = 0; i < ntests; i++)
-            printf("%-12s %-28s %3d %4d  %s\n", gl_kind_name(tests[i].kind), tests[i].id,
-                   tests[i].points, tests[i].timeout_s, tests[i].title);
-        return 0;
-    }
-    if (!dir || !baseline || !subject || !results)
-        usage();
-    if (kinds) {
-        const char *p = kinds;
-        int any = 0;
-        while (*p) {
-            size_t n = strcspn(p, ", ");
-            int k, known = 0;
-            for (k = 0; k < GL_NKINDS; k++)
-                known |= strlen(kind_names[k]) == n && !strncmp(p, kind_names[k], n);
-            if (n && !known) {
-                fprintf(stderr, "grader: unknown kind '%.*s' (kinds: correctness, technique, "
-                                "performance, profile, sanitize)\n", (int)n, p);
-                return 2;
-            }
-            any |= n > 0;
-            p += n;
-            p += strspn(p, ", ");
-        }
-        if (!any) {
-            fprintf(stderr, "grader: KIND= names no kind (kinds: correctness, technique, "
-                            "performance, profile, sanitize)\n");
-            return 2;
-        }
-    }
+}
 
+/* What this machine offers, and the judge on its GPU: 0, or 2 (the exit status) when the
+ * GPU is there but cannot be used, or the student's code cannot be isolated. */
+static int start_judge(void)
+{
+    char why[1024];
     setenv("GL_DIR", dir, 1);
     setenv("GL_BASELINE", baseline, 1); /* gl_baseline_ptx: the given kernels' PTX beside it */
     snprintf(path, sizeof path, "%s/submission.so", dir);
@@ -307,37 +157,50 @@ int main(int argc, char **argv)
     } else {
         gl_gpu_unlock();
     }
-    if (wait_file) {
-        int status = -1;
-        double give_up = now() + 900.0;
-        if (judge_ok && (!kinds || gl_in_list(kinds, gl_kind_name(GL_PERFORMANCE)))) {
-            plan(only);
-            planned = 1;
-        }
-        while (status < 0 && now() < give_up) { /* the compile's exit status, written at once */
-            FILE *f = fopen(wait_file, "re");
-            if (!f || fscanf(f, "%d", &status) != 1)
-                status = -1;
-            if (f)
-                fclose(f);
-            if (status < 0)
-                usleep(20000);
-        }
-        if (status < 0 || status >= 2) {
-            if (judge_ok) {
-                gl_judge_trace();
-                gl_clock_trace();
-                gl_judge_finish();
-                gl_judge_release();
-            }
-            printf("== %s: the grading broke, not the student's file: %s ==\n", GL_LAB.name,
-                   status < 0 ? "its compile did not finish in 15 minutes"
-                              : "the toolchain could not compile it (above)");
-            return 2;
-        }
-        built = access(path, R_OK) == 0;
-    }
+    return 0;
+}
 
+/* --wait: the kit's baselines are timed while the file compiles, then its status is read:
+ * 0, or 2 (the exit status) when the toolchain broke. */
+static int wait_for_compile(void)
+{
+    int status = -1;
+    double give_up = now() + 900.0;
+    if (judge_ok && (!kinds || gl_in_list(kinds, gl_kind_name(GL_PERFORMANCE)))) {
+        plan(only);
+        planned = 1;
+    }
+    while (status < 0 && now() < give_up) { /* the compile's exit status, written at once */
+        FILE *f = fopen(wait_file, "re");
+        if (!f || fscanf(f, "%d", &status) != 1)
+            status = -1;
+        if (f)
+            fclose(f);
+        if (status < 0)
+            usleep(20000);
+    }
+    if (status < 0 || status >= 2) {
+        if (judge_ok) {
+            gl_judge_trace();
+            gl_clock_trace();
+            gl_judge_finish();
+            gl_judge_release();
+        }
+        printf("== %s: the grading broke, not the student's file: %s ==\n", GL_LAB.name,
+               status < 0 ? "its compile did not finish in 15 minutes"
+                          : "the toolchain could not compile it (above)");
+        return 2;
+    }
+    built = access(path, R_OK) == 0;
+    return 0;
+}
+
+/* The results file's facts and #plan lines, and the scoreboard's head: 0, or 2 (the exit
+ * status) when the results file cannot be written. */
+static int write_header(void)
+{
+    char *log;
+    int i;
     out = fopen(results, "we");
     if (!out) {
         perror(results);
@@ -377,7 +240,14 @@ int main(int argc, char **argv)
                (unsigned long long)gl_seed());
         print_review(dir, out);
     }
+    return 0;
+}
 
+/* Every test that runs now, in order (after the plan); the profile and sanitize tests wait
+ * for their passes. */
+static void run_tests(void)
+{
+    int i;
     if (built && m.gpu && !planned && (!kinds || gl_in_list(kinds, gl_kind_name(GL_PERFORMANCE))))
         plan(only);
     for (i = 0; i < ntests; i++) {
@@ -415,60 +285,73 @@ int main(int argc, char **argv)
         gl_result_write(out, &r);
         add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
     }
+}
 
-    if (ndeferred) {
-        /* pass 1: each profile test names its runs; one session profiles them all;
-         * pass 2: each test reads its counters and decides */
-        gl_profile_begin_plan();
-        for (i = 0; i < ndeferred; i++) {
-            gl_result r;
-            init_result(&tests[deferred[i]], &r);
-            run_test(&tests[deferred[i]], &r);
-        }
-        gl_profile_session(m.ncu); /* it holds the GPU alone while its runs run */
-        kind_seconds[GL_PROFILE] += gl_profile_session_seconds(); /* shared by the tests */
-        for (i = 0; i < ndeferred; i++) {
-            const entry *e = &tests[deferred[i]];
-            gl_result r;
-            init_result(e, &r);
-            run_test(e, &r);
-            write_margin(out, e);
-            r.score = r.status == GL_PASS ? e->points : 0;
-            print_line(e, &r);
-            gl_result_write(out, &r);
-            add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
-        }
+/* pass 1: each profile test names its runs; one session profiles them all;
+ * pass 2: each test reads its counters and decides */
+static void profile_pass(void)
+{
+    int i;
+    gl_profile_begin_plan();
+    for (i = 0; i < ndeferred; i++) {
+        gl_result r;
+        init_result(&tests[deferred[i]], &r);
+        run_test(&tests[deferred[i]], &r);
     }
-    if (nsanitize) {
-        gl_sanitize_result res[MAX_TESTS];
-        double t0, seconds;
-        memset(res, 0, sizeof res);
-        for (i = 0; i < nsanitize; i++)
-            res[i].launcher = tests[sanitize[i]].launcher;
-        t0 = now();
-        gl_sanitize_run(m.sanitizer, res, nsanitize); /* it holds the GPU shared, a tool at a time */
-        seconds = now() - t0;
-        for (i = 0; i < nsanitize; i++) {
-            const entry *e = &tests[sanitize[i]];
-            gl_result r;
-            init_result(e, &r);
-            r.seconds = seconds / nsanitize;
-            r.status = res[i].kit_error[0] ? GL_NOT_RUN : res[i].error[0] ? GL_FAIL : GL_PASS;
-            if (res[i].kit_error[0])
-                snprintf(r.message, sizeof r.message, "NOT RUN: the grader could not run this "
-                         "test (%.900s); not your file's fault: it is graded again when this is "
-                         "fixed",
-                         res[i].kit_error);
-            else if (res[i].error[0])
-                snprintf(r.message, sizeof r.message, "%s", res[i].error);
-            else
-                snprintf(r.message, sizeof r.message, "no error on a small problem");
-            r.score = r.status == GL_PASS ? e->points : 0;
-            print_line(e, &r);
-            gl_result_write(out, &r);
-            add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
-        }
+    gl_profile_session(m.ncu); /* it holds the GPU alone while its runs run */
+    kind_seconds[GL_PROFILE] += gl_profile_session_seconds(); /* shared by the tests */
+    for (i = 0; i < ndeferred; i++) {
+        const entry *e = &tests[deferred[i]];
+        gl_result r;
+        init_result(e, &r);
+        run_test(e, &r);
+        write_margin(out, e);
+        r.score = r.status == GL_PASS ? e->points : 0;
+        print_line(e, &r);
+        gl_result_write(out, &r);
+        add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
     }
+}
+
+/* The sanitize tests: each tool once over every launcher (sanitize.c). */
+static void sanitize_pass(void)
+{
+    gl_sanitize_result res[MAX_TESTS];
+    double t0, seconds;
+    int i;
+    memset(res, 0, sizeof res);
+    for (i = 0; i < nsanitize; i++)
+        res[i].launcher = tests[sanitize[i]].launcher;
+    t0 = now();
+    gl_sanitize_run(m.sanitizer, res, nsanitize); /* it holds the GPU shared, a tool at a time */
+    seconds = now() - t0;
+    for (i = 0; i < nsanitize; i++) {
+        const entry *e = &tests[sanitize[i]];
+        gl_result r;
+        init_result(e, &r);
+        r.seconds = seconds / nsanitize;
+        r.status = res[i].kit_error[0] ? GL_NOT_RUN : res[i].error[0] ? GL_FAIL : GL_PASS;
+        if (res[i].kit_error[0])
+            snprintf(r.message, sizeof r.message, "NOT RUN: the grader could not run this "
+                     "test (%.900s); not your file's fault: it is graded again when this is "
+                     "fixed",
+                     res[i].kit_error);
+        else if (res[i].error[0])
+            snprintf(r.message, sizeof r.message, "%s", res[i].error);
+        else
+            snprintf(r.message, sizeof r.message, "no error on a small problem");
+        r.score = r.status == GL_PASS ? e->points : 0;
+        print_line(e, &r);
+        gl_result_write(out, &r);
+        add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
+    }
+}
+
+/* The end: the judge and its subject, the protections they ran under, the points and time
+ * of each kind; the exit status (0 all passed, 1 a test failed, 2 the grading broke). */
+static int finish(void)
+{
+    int i;
     if (judge_ok) {
         gl_gpu_phase("finish");
         gl_gpu_lock(0); /* the subject's context ends, then the judge's */
@@ -521,4 +404,30 @@ int main(int argc, char **argv)
         return 2;
     }
     return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    int status;
+    parse_args(argc, argv);
+    started = now();
+    started_wall = wall_now();
+    signal(SIGPIPE, SIG_IGN); /* a subject that is gone says so through read, not by a signal */
+    qsort(tests, (size_t)ntests, sizeof tests[0], by_kind_then_order); /* GL_TEST declared them */
+    declare_sanitize_tests();
+    if (list) {
+        list_tests();
+        return 0;
+    }
+    if (!dir || !baseline || !subject || !results)
+        usage();
+    if ((kinds && (status = check_kinds(kinds)) != 0) || (status = start_judge()) != 0 ||
+        (wait_file && (status = wait_for_compile()) != 0) || (status = write_header()) != 0)
+        return status;
+    run_tests();
+    if (ndeferred)
+        profile_pass();
+    if (nsanitize)
+        sanitize_pass();
+    return finish();
 }

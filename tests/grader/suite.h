@@ -23,4 +23,11 @@ extern const char *const kind_names[GL_NKINDS];
 /* Kind by kind, each in the order the suite declares its tests (qsort of tests). */
 int by_kind_then_order(const void *a, const void *b);
 
+/* The sanitize kind: one test per launcher of the student's (after the suite's own). */
+void declare_sanitize_tests(void);
+/* --kind K,K: 0 when it names kinds and only kinds, else 2 (the exit status), said why */
+int check_kinds(const char *kinds);
+/* runner --list: every test, kind by kind */
+void list_tests(void);
+
 #endif
