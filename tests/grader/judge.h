@@ -1,4 +1,5 @@
-/* judge.h: what the runner asks of the judge (judge.c). */
+/* judge.h: what the runner asks of the judge (judge.c, judge_subject.c, judge_calls.c:
+ * judge_state.h says which part does what). */
 #ifndef GL_JUDGE_H
 #define GL_JUDGE_H
 

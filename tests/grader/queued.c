@@ -1,7 +1,7 @@
 /* queued.c: gl_expect_queued (grader.h), the test that a launcher only enqueues its work on
- * the default stream and returns: the subject runs a kernel of the kit's that waits before it
- * copies the launcher's input in (gl_next_call_delayed, judge.c), and the launcher is called
- * right behind it. */
+ * the default stream and returns: the subject runs a kernel of the kit's that waits before
+ * it copies the launcher's input in (gl_next_call_delayed, judge_calls.c), and the launcher
+ * is called right behind it. */
 #include "grader.h"
 
 #include "gl_buffer.h"

@@ -4,8 +4,8 @@
  * (results.h).
  *
  * It never loads the student's code: that runs in the subject process
- * (subject.c), started and ended by judge.c, on memory this process owns.
- * So every verdict and every results file comes from a process the
+ * (subject.c), started and ended by the judge (judge.c, judge_subject.c), on memory this
+ * process owns. So every verdict and every results file comes from a process the
  * submission cannot touch.
  *
  *   runner --dir DIR --baseline FILE --subject FILE --results FILE [--src LABEL]
