@@ -133,8 +133,8 @@ GRADER_OBJS := $(addprefix $(BUILD)/tests/grader/,runner.o suite.o machine.o gpu
                judge_calls.o link.o record.o clock.o outputs.o profile.o sanitize.o vmm_pool.o \
                inspect.o ncu_csv.o results.o timed_matmul.o)
 # the subject: the only program that loads a student's code (contained first)
-SUBJECT_OBJS := $(addprefix $(BUILD)/tests/grader/,subject.o interpose.o contain.o gpu_record.o \
-                vmm_pool.o)
+SUBJECT_OBJS := $(addprefix $(BUILD)/tests/grader/,subject.o interpose.o contain.o \
+                contain_seccomp.o gpu_record.o vmm_pool.o)
 GRADER_HEADERS := $(wildcard tests/grader/*.h) $(COMMON_HEADERS)
 
 $(BUILD)/tests/grader/%.o: tests/grader/%.c $(GRADER_HEADERS) $(TOOLCHAIN_STAMP)
@@ -168,11 +168,13 @@ $(BUILD)/tests/unit/unit: $(UNIT_OBJS) $(LIB)
 	$(call say,LINK,$@) $(CC) $^ $(CHECK_LIBS) $(CUDA_LIBS) -o $@
 # CUDA IPC into a contained process, and its bandwidth (GPU; exits 77 without one)
 $(BUILD)/tests/unit/ipc_probe: tests/unit/ipc_probe.cu $(BUILD)/tests/grader/contain.o \
+                               $(BUILD)/tests/grader/contain_seccomp.o \
                                $(BUILD)/tests/grader/vmm_pool.o
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<) $(NVCC) $(NVFLAGS) -Itests/grader $^ -ldl -o $@
 # the subject's containment, tried in a child process (GRADING.md rule 2)
-$(BUILD)/tests/unit/contain_probe: tests/unit/contain_probe.c $(BUILD)/tests/grader/contain.o
+$(BUILD)/tests/unit/contain_probe: tests/unit/contain_probe.c $(BUILD)/tests/grader/contain.o \
+                                   $(BUILD)/tests/grader/contain_seccomp.o
 	@mkdir -p $(@D)
 	$(call say,LINK,$@) $(CC) $(KIT_CFLAGS) -Itests/grader $^ -lpthread -o $@
 
