@@ -146,7 +146,8 @@ $(BUILD)/tools/gl-review: tests/grader/review.c
 	@mkdir -p $(@D)
 	$(call say,LINK,$@) $(CC) $(KIT_CFLAGS) $< -o $@
 
-$(BUILD)/tools/gl-report: $(BUILD)/tests/grader/report.o $(BUILD)/tests/grader/results.o
+$(BUILD)/tools/gl-report: $(BUILD)/tests/grader/report.o $(BUILD)/tests/grader/report_read.o \
+                          $(BUILD)/tests/grader/report_write.o $(BUILD)/tests/grader/results.o
 	@mkdir -p $(@D)
 	$(call say,LINK,$@) $(CC) $^ -o $@
 
