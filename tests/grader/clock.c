@@ -11,6 +11,7 @@
  *
  * One warm-up round, then the median. The kit's baselines are timed the same way in a
  * subject of the kit's own, while no student's subject exists. */
+#include "clock.h"
 #include "grader.h"
 #include "judge.h"
 #include "outputs.h"

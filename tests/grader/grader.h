@@ -207,7 +207,7 @@ typedef struct {
 double gl_time_matmul(const gl_matmul_timing *m);
 
 /* The GPU, shared with the other labs graded at once (exclusive 0: correctness, sanitize,
- * starting a subject) or alone (1: timed and profiled work); runner.c, --gpu-lock. */
+ * starting a subject) or alone (1: timed and profiled work); gpu_lock.c, runner --gpu-lock. */
 void gl_gpu_lock(int exclusive);
 void gl_gpu_phase(const char *what); /* names the next holds, for GL_TRACE_LOCKS */
 void gl_gpu_unlock(void);

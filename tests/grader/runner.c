@@ -32,13 +32,11 @@
 
 #include "gl_check.h"
 
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static void usage(void)

@@ -1,6 +1,6 @@
 /* subject.c: the only process that runs a student's code.
  *
- *   subject    (started by the judge, tests/grader/judge.c; fd 6 is the mailbox it shares
+ *   subject    (started by the judge, tests/grader/judge_subject.c; fd 6 is the mailbox it shares
  *               with the judge, fds 3 and 4 the doorbells from and to it, fd 5 the pool)
  *
  * It maps the mailbox and the judge's memory pool while it still may, starts the record
