@@ -84,25 +84,25 @@ static int grid_stride(void)
 static void check_sizes(const char *name, const int *sizes, int nsizes, int at_in_plus_1,
                         reduce_input ints, gl_rng *rng)
 {
-    int s, call;
+    int s, pass;
     for (s = 0; s < nsizes; s++) {
         int n = sizes[s];
         reduce_bufs b;
         reduce_bufs_alloc(&b, n);
-        for (call = 0; call < 2 + at_in_plus_1; call++) {
+        for (pass = 0; pass < 2 + at_in_plus_1; pass++) {
             reduce_input kind = reduce_sums_ints(name) ? ints
-                                : call == 0 && n <= REDUCE_EXACT_MAX_N ? REDUCE_INTEGER_VALUED
+                                : pass == 0 && n <= REDUCE_EXACT_MAX_N ? REDUCE_INTEGER_VALUED
                                                                        : REDUCE_RANDOM_FLOATS;
             reduce_data d;
             char why[2048];
-            reduce_make(&d, rng, kind, n, call == 2);
+            reduce_make(&d, rng, kind, n, pass == 2);
             snprintf(why, sizeof why, "%s", reduce_check(name, &b, &d, NULL));
             reduce_data_free(&d);
             if (*why) {
                 reduce_bufs_free(&b);
                 gl_check_fail("%s with n = %d, %s%s%s: %s", name, n, reduce_input_name(kind),
-                              call == 2 ? ", starting at in + 1 (not 16-byte aligned)" : "",
-                              call == 1 ? " (the second call on the same buffers, with new "
+                              pass == 2 ? ", starting at in + 1 (not 16-byte aligned)" : "",
+                              pass == 1 ? " (the second call on the same buffers, with new "
                                           "numbers: the first was right. Did the first call "
                                           "leave something behind, or is a sum remembered?)"
                                         : "",
