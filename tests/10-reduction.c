@@ -262,35 +262,35 @@ GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a ro
     unsigned bits[3];
     char why[2048];
     gl_rng rng;
-    int call;
+    int nth;
     gl_test_rng(&rng);
     reduce_bufs_alloc(&b, HUGE_N);
     reduce_make(&d, &rng, REDUCE_RANDOM_FLOATS, HUGE_N, 1);
-    for (call = 0; call < 3; call++) {
-        snprintf(why, sizeof why, "%s", reduce_check("reduce_last_block", &b, &d, &bits[call]));
-        if (*why || (call > 0 && bits[call] != bits[0]))
+    for (nth = 0; nth < 3; nth++) {
+        snprintf(why, sizeof why, "%s", reduce_check("reduce_last_block", &b, &d, &bits[nth]));
+        if (*why || (nth > 0 && bits[nth] != bits[0]))
             break;
     }
     reduce_data_free(&d);
     reduce_bufs_free(&b);
-    if (call == 3)
+    if (nth == 3)
         return;
     if (*why)
-        gl_check_fail("reduce_last_block, call %d of 3 in a row with n = %d, %s: %s%s", call + 1,
+        gl_check_fail("reduce_last_block, call %d of 3 in a row with n = %d, %s: %s%s", nth + 1,
                       HUGE_N, reduce_input_name(REDUCE_RANDOM_FLOATS), why,
-                      call > 0 ? " This is not the first call: blocks_done must be back at 0 "
+                      nth > 0 ? " This is not the first call: blocks_done must be back at 0 "
                                  "after each launch (atomicInc with gridDim.x - 1 wraps it at "
                                  "the last ticket)" : "");
     {
         float a, c;
         memcpy(&a, &bits[0], sizeof a);
-        memcpy(&c, &bits[call], sizeof c);
+        memcpy(&c, &bits[nth], sizeof c);
         gl_check_fail("reduce_last_block gave %.9g on call 1 and %.9g on call %d, on the same "
                       "input: the order of the additions changed between runs. The last block "
                       "adds partial[0 .. gridDim.x - 1] in a fixed order (thread t takes t, "
                       "t + blockDim.x, ..., then block_sum), and each block's partial comes from "
                       "the same elements in the same order; no float atomicAdd",
-                      (double)a, (double)c, call + 1);
+                      (double)a, (double)c, nth + 1);
     }
 }
 
