@@ -183,24 +183,13 @@ GL_TEST(classify_partitioned_regroups, GL_TECHNIQUE, 3, 10, "regrouped: shared s
 }
 
 /* The PTX of the lab's own baselines (built beside them). */
-static char *baseline_ptx(char *path, size_t len)
-{
-    snprintf(path, len, "%s", gl_baseline_ptx());
-    return gl_read_file(path);
-}
-
 /* The test tells the two trees apart: the given one computes tid % (2 s). */
 static void check_baseline_has_rem(void)
 {
-    char path[4200], *ptx = baseline_ptx(path, sizeof path);
     gl_ptx_entry e;
-    if (!ptx || gl_ptx_entry_find(ptx, "block_products_interleaved_kernel", &e) != 0)
-        gl_check_fail("grader: the baselines' PTX (%s) is missing: rebuild the kit with make",
-                      path);
-    if (gl_ptx_count(&e, "rem") == 0)
-        gl_check_fail("grader: the given block_products_interleaved_kernel has no rem in its PTX: "
-                      "this compiler turns tid %% (2 * s) into something else, and the test "
-                      "cannot tell the two kernels apart");
+    char *ptx = gl_given_ptx("block_products_interleaved_kernel", &e);
+    gl_given_tells_apart(gl_ptx_count(&e, "rem") > 0, "block_products_interleaved_kernel",
+                         "has no rem (tid % (2 * s))");
     free(ptx);
 }
 

@@ -410,25 +410,13 @@ static int global_atomics(const gl_ptx_entry *e)
     return gl_ptx_count(e, "atom") + gl_ptx_count(e, "red") - shared_atomics(e);
 }
 
-/* The PTX of the lab's own baselines (built beside them). */
-static char *baseline_ptx(char *path, size_t len)
-{
-    snprintf(path, len, "%s", gl_baseline_ptx());
-    return gl_read_file(path);
-}
-
 /* The given kernel adds in global memory only: the test can tell them apart. */
 static void check_baseline_global(const char *kernel)
 {
     gl_ptx_entry e;
-    char path[4200], *ptx = baseline_ptx(path, sizeof path);
-    if (!ptx || gl_ptx_entry_find(ptx, kernel, &e) != 0)
-        gl_check_fail("grader: the baselines' PTX (%s) is missing: rebuild the kit with make",
-                      path);
-    if (shared_atomics(&e) > 0 || global_atomics(&e) == 0)
-        gl_check_fail("grader: the given %s has %d shared and %d global atomics in its PTX, "
-                      "where it has none and one: the test cannot tell the kernels apart",
-                      kernel, shared_atomics(&e), global_atomics(&e));
+    char *ptx = gl_given_ptx(kernel, &e);
+    gl_given_tells_apart(shared_atomics(&e) == 0 && global_atomics(&e) > 0, kernel,
+                         "has shared atomics, or no global one,");
     free(ptx);
 }
 

@@ -183,26 +183,12 @@ static int elections(const gl_ptx_entry *e)
     return gl_ptx_count(e, "activemask") + gl_ptx_count_with(e, "vote", ".ballot");
 }
 
-/* The given kernel, from the baselines' PTX (so a test can show it tells the
- * two apart). Free the returned text. */
-static char *given_ptx(const char *kernel, gl_ptx_entry *e)
-{
-    const char *path = gl_baseline_ptx();
-    char *ptx = gl_read_file(path);
-    if (!ptx || gl_ptx_entry_find(ptx, kernel, e) != 0)
-        gl_check_fail("grader: the baselines' PTX (%s) is missing: rebuild the kit with make",
-                      path);
-    return ptx;
-}
-
 static void expect_aggregated_filter(const char *kernel, const char *how)
 {
     gl_ptx_entry e;
-    char *ptx = given_ptx("filter_atomic_kernel", &e);
-    if (elections(&e) || gl_ptx_count(&e, "shfl.sync"))
-        gl_check_fail("grader: the given filter_atomic_kernel already has activemask or "
-                      "shfl.sync in its PTX: this compiler aggregates before the PTX, and the "
-                      "test cannot tell the two kernels apart");
+    char *ptx = gl_given_ptx("filter_atomic_kernel", &e);
+    gl_given_tells_apart(!elections(&e) && !gl_ptx_count(&e, "shfl.sync"),
+                         "filter_atomic_kernel", "already has activemask or shfl.sync");
     free(ptx);
     ptx = gl_kernel_ptx(kernel, &e);
     if (elections(&e) == 0)
@@ -243,10 +229,8 @@ GL_TEST(filter_intrinsics_elects_a_leader, GL_TECHNIQUE, 2, 10,
 static void check_warp_scan(const char *kernel)
 {
     gl_ptx_entry e;
-    char *ptx = given_ptx("emit_atomic_kernel", &e);
-    if (gl_ptx_count(&e, "shfl.sync"))
-        gl_check_fail("grader: the given emit_atomic_kernel has shfl.sync in its PTX: the test "
-                      "cannot tell the two kernels apart");
+    char *ptx = gl_given_ptx("emit_atomic_kernel", &e);
+    gl_given_tells_apart(!gl_ptx_count(&e, "shfl.sync"), "emit_atomic_kernel", "has shfl.sync");
     free(ptx);
     ptx = gl_kernel_ptx(kernel, &e);
     if (gl_ptx_count(&e, "shfl.sync.up") == 0)

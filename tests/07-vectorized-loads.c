@@ -220,24 +220,14 @@ static void check_vector_kernels(const char *launcher, const char *named, const 
     GL_FOR_EACH_KERNEL(launcher, named, k) check_vector_ops(launcher, k, width, loads, task);
 }
 
-/* The PTX of the lab's own baselines (built beside them). */
-static char *baseline_ptx(char *path, size_t len)
-{
-    snprintf(path, len, "%s", gl_baseline_ptx());
-    return gl_read_file(path);
-}
-
 /* The test tells a scalar kernel from a vector one: the given copy has none. */
 static void check_baseline_is_scalar(void)
 {
-    char path[4200], *ptx = baseline_ptx(path, sizeof path);
     gl_ptx_entry e;
-    if (!ptx || gl_ptx_entry_find(ptx, "copy_int_kernel", &e) != 0)
-        gl_check_fail("grader: the baselines' PTX (%s) is missing: rebuild the kit with make",
-                      path);
-    if (gl_ptx_count_with(&e, "ld.global", ".v4") + gl_ptx_count_with(&e, "ld.global", ".v2"))
-        gl_check_fail("grader: the scalar copy_int_kernel has vector loads in its PTX: this "
-                      "compiler vectorises by itself, and the technique test cannot tell");
+    char *ptx = gl_given_ptx("copy_int_kernel", &e);
+    gl_given_tells_apart(!gl_ptx_count_with(&e, "ld.global", ".v4") &&
+                             !gl_ptx_count_with(&e, "ld.global", ".v2"),
+                         "copy_int_kernel", "has vector loads");
     free(ptx);
 }
 

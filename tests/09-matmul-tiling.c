@@ -303,23 +303,12 @@ GL_TEST(tiled_barriers, GL_TECHNIQUE, 3, 10, "tiled: a barrier after writing, af
     GL_FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_barriers(k);
 }
 
-/* The PTX of the lab's own baselines (built beside them). */
-static char *baseline_ptx(void)
-{
-    return gl_read_file(gl_baseline_ptx());
-}
-
 static void check_coalesced(const char *kernel)
 {
     gl_ptx_entry e;
-    char why[256], *ptx = baseline_ptx();
-    if (!ptx || gl_ptx_entry_find(ptx, "matmul_naive_swapped_kernel", &e) != 0)
-        gl_check_fail("grader: the baselines' PTX (%s) is missing: rebuild the kit with make",
-                      gl_baseline_ptx());
-    if (!gl_ptx_scales_tid_x(&e, why, sizeof why))
-        gl_check_fail("grader: the given matmul_naive_swapped_kernel does not show threadIdx.x "
-                      "multiplied by a row length in its PTX: this compiler writes it another "
-                      "way, and the test cannot tell the mappings apart");
+    char why[256], *ptx = gl_given_ptx("matmul_naive_swapped_kernel", &e);
+    gl_given_tells_apart(gl_ptx_scales_tid_x(&e, why, sizeof why), "matmul_naive_swapped_kernel",
+                         "does not multiply threadIdx.x by a row length");
     free(ptx);
     ptx = gl_kernel_ptx(kernel, &e);
     if (!strstr(e.body, "%tid.x"))

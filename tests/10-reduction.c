@@ -395,24 +395,12 @@ static void check_tree(const char *kernel)
     free(ptx);
 }
 
-/* The PTX of the lab's own baselines (built beside them). */
-static char *baseline_ptx(char *path, size_t len)
-{
-    snprintf(path, len, "%s", gl_baseline_ptx());
-    return gl_read_file(path);
-}
-
 GL_TEST(sequential_tree, GL_TECHNIQUE, 3, 10, "sequential: no tid % (2 s), a barrier per step")
 {
     gl_ptx_entry e;
-    char path[4096], *ptx = baseline_ptx(path, sizeof path);
-    if (!ptx || gl_ptx_entry_find(ptx, "reduce_interleaved_kernel", &e) != 0)
-        gl_check_fail("grader: the baselines' PTX (%s) is missing: rebuild the kit with make",
-                      path);
-    if (gl_ptx_count(&e, "rem") == 0)
-        gl_check_fail("grader: the given reduce_interleaved_kernel has no rem in its PTX: this "
-                      "compiler turns tid %% (2 * s) into something else, and the test cannot "
-                      "tell the two kernels apart");
+    char *ptx = gl_given_ptx("reduce_interleaved_kernel", &e);
+    gl_given_tells_apart(gl_ptx_count(&e, "rem") > 0, "reduce_interleaved_kernel",
+                         "has no rem (tid % (2 * s))");
     free(ptx);
     FOR_EACH_KERNEL("reduce_sequential", "reduce_sequential_kernel", k) check_tree(k);
 }

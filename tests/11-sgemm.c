@@ -220,22 +220,6 @@ CORRECTNESS(prefetch, "prefetch", 2)
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
 
-/* The PTX of the lab's own baselines: gl_baseline_ptx(), else where the
- * Makefile builds it, beside this runner (the runner does not set
- * GL_BASELINE yet). */
-static char *baseline_ptx(void)
-{
-    char path[4096], *text = gl_read_file(gl_baseline_ptx()), *slash;
-    ssize_t n;
-    if (text || (n = readlink("/proc/self/exe", path, sizeof path - 16)) <= 0)
-        return text;
-    path[n] = '\0';
-    if (!(slash = strrchr(path, '/')))
-        return NULL;
-    strcpy(slash + 1, "baselines.ptx");
-    return gl_read_file(path);
-}
-
 /* Total bytes of the kernel's __shared__ arrays (an extern one as large as its launches made
  * it). */
 static long shared_total(const char *kernel, const char *lesson)
@@ -308,16 +292,11 @@ static void check_register_reuse(const char *kernel)
 
     check_tiles(kernel, (long)(BM1 * BK1 + BK1 * BN1) * 4,
                 "a BM1 x BK1 tile of A and a BK1 x BN1 tile of B", 1);
-    ptx = baseline_ptx();
-    if (!ptx || gl_ptx_entry_find(ptx, "sgemm_tiled_kernel", &e) != 0)
-        gl_check_fail("grader: the baselines' PTX (%s) is missing: rebuild the kit with make",
-                      gl_baseline_ptx());
+    ptx = gl_given_ptx("sgemm_tiled_kernel", &e);
     given = fma_per_shared_load(&e, &given_fma, &given_loads);
     free(ptx);
-    if (given >= MIN_1D_FMA_PER_SHARED_LOAD)
-        gl_check_fail("grader: the given sgemm_tiled_kernel has %.2f multiply-adds per shared "
-                      "load in its PTX on this compiler: the test cannot tell it from task 1",
-                      given);
+    gl_given_tells_apart(given < MIN_1D_FMA_PER_SHARED_LOAD, "sgemm_tiled_kernel",
+                         "has as many multiply-adds per shared load as task 1 needs");
     ptx = gl_kernel_ptx(kernel, &e);
     r = fma_per_shared_load(&e, &fma, &loads);
     free(ptx);

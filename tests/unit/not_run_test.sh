@@ -4,7 +4,9 @@
 #   1. gl-report on a results file whose runner died: NOT RUN for every planned test it did not
 #      report, in the scoreboard and in results.json, exit 2;
 #   2. make check on lab 08's starting file, technique tests (no GPU needed), with the runner
-#      killed as it starts its third test (GL_TEST_DIE_AT): NOT RUN, exit 2.
+#      killed as it starts its third test (GL_TEST_DIE_AT): NOT RUN, exit 2;
+#   3. lab 10's technique test that reads the given kernel's PTX, with the kit's baselines' PTX
+#      missing: NOT RUN (the kit's failure, not the student's), and the runner exits 2.
 set -u
 report=${1:-build/tools/gl-report}
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
@@ -43,5 +45,22 @@ if [ -x build/tests/08-transpose/runner ]; then
         echo "PASS the runner planned the kind before it died" || { echo "FAIL no plan in the results"; fail=1; }
 else
     echo "SKIP make check with a runner killed mid-kind: build/tests/08-transpose/runner is not built"
+fi
+
+runner=build/tests/10-reduction/runner
+if [ -x "$runner" ] && [ -f build/tests/10-reduction/baselines.ptx ]; then
+    mkdir -p "$dir/bin"
+    tools/compile-submission --nvcc "${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" \
+        --lab-header labs/10-reduction/reduction.h --src labs/10-reduction/reduction.cu \
+        --out "$dir/lab10" -- -arch=sm_75 >/dev/null 2>&1
+    cp "$runner" "$dir/bin/runner" # beside it no baselines.ptx, and --baseline names none
+    out=$("$dir/bin/runner" --dir "$dir/lab10" --baseline "$dir/none/baselines.so" \
+        --subject build/tests/10-reduction/subject --results "$dir/10.results" \
+        --kind technique --only sequential_tree 2>&1); s=$?
+    check "sequential.*NOT RUN" "a technique test whose given kernel's PTX is missing is NOT RUN"
+    check "baselines' PTX .* is missing" "and says which file the kit lacks"
+    [ $s -eq 2 ] && echo "PASS the runner exits 2" || { echo "FAIL exit status $s, expected 2"; fail=1; }
+else
+    echo "SKIP a missing baselines' PTX: build/tests/10-reduction/runner is not built"
 fi
 exit $fail
