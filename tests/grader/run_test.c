@@ -72,10 +72,7 @@ void run_test(const entry *e, gl_result *r)
     rtype = tr_rtype(res[0]);
     st = gl_test_outcome();
     if (st->kit_error[0]) {
-        r->status = GL_NOT_RUN;
-        snprintf(r->message, sizeof r->message, "NOT RUN: the grader could not run this test "
-                 "(%.900s); not your file's fault: it is graded again when this is fixed",
-                 st->kit_error);
+        not_run_result(r, st->kit_error);
     } else if (st->skipped) {
         r->status = GL_SKIP;
         snprintf(r->message, sizeof r->message, "%s", st->skip);

@@ -243,6 +243,16 @@ static int write_header(void)
 
 /* Every test that runs now, in order (after the plan); the profile and sanitize tests wait
  * for their passes. */
+/* A test's verdict, said once: its score, its line on the scoreboard, its result in the
+ * results file and its points in the lab's totals. */
+static void report(const entry *e, gl_result *r)
+{
+    r->score = r->status == GL_PASS ? e->points : 0;
+    print_line(e, r);
+    gl_result_write(out, r);
+    add_points(e, r, score, max, &skipped_points, &total, &got, &failed);
+}
+
 static void run_tests(void)
 {
     int i;
@@ -278,10 +288,7 @@ static void run_tests(void)
             run_test(e, &r);
             write_margin(out, e);
         }
-        r.score = r.status == GL_PASS ? e->points : 0;
-        print_line(e, &r);
-        gl_result_write(out, &r);
-        add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
+        report(e, &r);
     }
 }
 
@@ -304,10 +311,7 @@ static void profile_pass(void)
         init_result(e, &r);
         run_test(e, &r);
         write_margin(out, e);
-        r.score = r.status == GL_PASS ? e->points : 0;
-        print_line(e, &r);
-        gl_result_write(out, &r);
-        add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
+        report(e, &r);
     }
 }
 
@@ -328,20 +332,14 @@ static void sanitize_pass(void)
         gl_result r;
         init_result(e, &r);
         r.seconds = seconds / nsanitize;
-        r.status = res[i].kit_error[0] ? GL_NOT_RUN : res[i].error[0] ? GL_FAIL : GL_PASS;
+        r.status = res[i].error[0] ? GL_FAIL : GL_PASS;
         if (res[i].kit_error[0])
-            snprintf(r.message, sizeof r.message, "NOT RUN: the grader could not run this "
-                     "test (%.900s); not your file's fault: it is graded again when this is "
-                     "fixed",
-                     res[i].kit_error);
+            not_run_result(&r, res[i].kit_error);
         else if (res[i].error[0])
             snprintf(r.message, sizeof r.message, "%s", res[i].error);
         else
             snprintf(r.message, sizeof r.message, "no error on a small problem");
-        r.score = r.status == GL_PASS ? e->points : 0;
-        print_line(e, &r);
-        gl_result_write(out, &r);
-        add_points(e, &r, score, max, &skipped_points, &total, &got, &failed);
+        report(e, &r);
     }
 }
 

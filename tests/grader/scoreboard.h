@@ -25,5 +25,8 @@ void add_points(const entry *e, const gl_result *r, int *score, int *max, int *s
                 int *total, int *got, int *failed);
 /* A test's result before it runs: its lab, id, kind, title and points. */
 void init_result(const entry *e, gl_result *r);
+/* The result of a test the grader could not run (why: the kit's error): NOT RUN, in the
+ * student's terms. */
+void not_run_result(gl_result *r, const char *why);
 
 #endif
