@@ -51,11 +51,14 @@ NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 NVCC := $(NVCC)
 # CUDA_HOME follows an NVCC that was given (on the command line or in the environment), so
 # that the student's file, the runner and the demos are built with one toolkit; it is the
-# toolkit nvcc runs from, which a wrapper or a link on the PATH hides (tools/cuda-home)
+# toolkit nvcc runs from: the folder above its bin/ when that holds the headers, else the one a
+# wrapper or a link on the PATH hides (tools/cuda-home asks nvcc); worked out once
+nvcc_guess = $(patsubst %/bin/nvcc,%,$(NVCC))
+nvcc_home = $(if $(wildcard $(nvcc_guess)/include/cuda_runtime_api.h),$(nvcc_guess),$(shell tools/cuda-home "$(NVCC)"))
 ifneq ($(filter command line environment,$(origin NVCC)),)
-CUDA_HOME := $(shell tools/cuda-home "$(NVCC)")
-else
-CUDA_HOME ?= $(shell tools/cuda-home "$(NVCC)")
+CUDA_HOME := $(nvcc_home)
+else ifeq ($(origin CUDA_HOME),undefined)
+CUDA_HOME := $(nvcc_home)
 endif
 CUDA_LIB := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib) $(CUDA_HOME)/lib64)
 export CUDA_HOME
