@@ -88,54 +88,39 @@ GL_TEST(padded_random, GL_CORRECTNESS, 1, 15, "padded, a size drawn from the see
     check_random("transpose_padded");
 }
 
-/* The launcher only enqueues its kernel (gl_expect_queued). */
-typedef struct {
-    const char *launcher;
-    float *out;
-    const float *in, *ref;
-    int rows, cols;
-} queued;
-
-static void queued_launch(void *ctx)
+/* The problem the grader times (and queues): a random dim x dim matrix, its transpose, the
+ * kit's naive one the reference. */
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
-    queued *q = ctx;
-    transpose_run(q->launcher, q->out, q->in, q->rows, q->cols);
+    int dim = *(int *)ctx;
+    (void)k;
+    gl_device_fill_float(dst, (size_t)dim * dim, -1.0f, 1.0f, seed);
 }
 
-static int queued_right(void *ctx)
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    queued *q = ctx;
-    size_t n = (size_t)q->rows * q->cols;
-    float *h = gl_malloc(n * sizeof(float));
-    gl_cmp cmp;
-    int right;
-    GL_CUDA(cudaMemcpy(h, q->out, n * sizeof(float), cudaMemcpyDeviceToHost));
-    right = gl_compare_float(q->ref, h, n, 0.0, 0.0, &cmp) == 0;
-    free(h);
-    return right;
+    int dim = *(int *)ctx;
+    transpose_run(launcher, buf[1], buf[0], dim, dim);
 }
 
+static gl_perf problem(int *dim, char *what, size_t len)
+{
+    size_t bytes = (size_t)*dim * *dim * sizeof(float);
+    gl_perf p = {.what = what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = dim,
+                 .make = problem_make, .call = problem_call, .reference = "transpose_naive"};
+    snprintf(what, len, "at %d x %d", *dim, *dim);
+    p.buf[0] = (gl_perf_buf){.name = "in", .bytes = bytes};
+    p.buf[1] = (gl_perf_buf){.name = "out", .bytes = bytes, .row = (size_t)*dim};
+    return p;
+}
+
+/* The launcher only enqueues its kernel: 1000 x 1000 behind a 150 ms kernel. */
 static void check_async(const char *launcher)
 {
-    const int rows = 1000, cols = 1000;
-    size_t bytes = (size_t)rows * cols * sizeof(float);
-    float *h_in, *h_ref;
-    gl_buf staged = gl_buf_alloc(bytes, 0), in = gl_buf_alloc(bytes, 0),
-           out = gl_buf_alloc(bytes, 0);
-    gl_rng rng;
-    queued q;
-    gl_queue_buffers b = {in.ptr, staged.ptr, bytes, out.ptr, bytes};
-
-    gl_test_rng(&rng);
-    transpose_make(&rng, rows, cols, &h_in, &h_ref);
-    q = (queued){launcher, out.ptr, in.ptr, h_ref, rows, cols};
-    gl_buf_upload(&staged, h_in);
-    gl_expect_queued(launcher, queued_launch, queued_right, &q, &b);
-    gl_buf_free(&staged);
-    gl_buf_free(&in);
-    gl_buf_free(&out);
-    free(h_in);
-    free(h_ref);
+    int dim = 1000;
+    char what[64];
+    gl_perf p = problem(&dim, what, sizeof what);
+    gl_perf_queued(launcher, &p);
 }
 
 GL_TEST(tiled_async, GL_CORRECTNESS, 2, 30, "tiled, launcher returns at once")
@@ -231,116 +216,17 @@ GL_TEST(padded_pitch, GL_TECHNIQUE, 4, 10, "padded: row pitch not a multiple of 
     GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_pitch(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
-#define PERF_SETS 8 /* calls per round, each on its own input and output */
-
-typedef struct {
-    const char *launcher;
-    int dim;
-    gl_buf in[PERF_SETS], out[PERF_SETS];
-    gl_buf again, expected; /* an input made again, and the kit's transpose of it */
-} perf;
-
-/* Input i of a round, made on the GPU from the seed: the same again in verify,
- * whatever the launcher did to the buffer. */
-static void perf_input(const perf *p, float *dst, int round, int i)
-{
-    gl_device_fill_float(dst, (size_t)p->dim * p->dim, -1.0f, 1.0f,
-                         gl_call_seed(round, i, PERF_SETS));
-}
-
-static void perf_prepare(void *ctx, int round)
-{
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->in[i].ptr, round, i);
-        gl_buf_poison(&p->out[i]);
-    }
-}
-
-static void perf_call(void *ctx, int i)
-{
-    perf *p = ctx;
-    transpose_run(p->launcher, p->out[i].ptr, p->in[i].ptr, p->dim, p->dim);
-}
-
-/* Every output of the round against the kit's own transpose of its input, made again. */
-static void perf_verify(void *ctx, int round)
-{
-    perf *p = ctx;
-    size_t n = (size_t)p->dim * p->dim, first, wrong;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->again.ptr, round, i);
-        transpose_run("transpose_naive", p->expected.ptr, p->again.ptr, p->dim, p->dim);
-        GL_CHECK_LAUNCH("transpose_naive");
-        wrong = gl_device_diff_words(p->expected.ptr, p->out[i].ptr, n, &first);
-        if (wrong)
-            gl_check_fail("%s is not right at %d x %d in timed round %d (fresh random input), "
-                          "so its speed is not graded: out is wrong at %zu of %zu elements, "
-                          "first at [%zu][%zu]; every call must do the whole transpose of its "
-                          "own input (the correctness tests say more)",
-                          p->launcher, p->dim, p->dim, round, wrong, n, first / p->dim,
-                          first % p->dim);
-    }
-}
-
-/* 8192 x 8192 floats (256 MiB each way) fills any recent GPU's memory system; the pool
- * holds 2 x 8 of them, an input made again and the expected output */
-static int perf_dim(void)
-{
-    return gl_pool_mib() >= 18 * 257 ? 8192 : 4096;
-}
-
-static void perf_begin(perf *p, const char *launcher)
-{
-    size_t bytes;
-    int i;
-    memset(p, 0, sizeof *p);
-    p->launcher = launcher;
-    p->dim = perf_dim();
-    bytes = (size_t)p->dim * p->dim * sizeof(float);
-    for (i = 0; i < PERF_SETS; i++) {
-        p->in[i] = gl_buf_alloc(bytes, 0);
-        p->out[i] = gl_buf_alloc(bytes, 0);
-    }
-    p->again = gl_buf_alloc(bytes, 0);
-    p->expected = gl_buf_alloc(bytes, 0);
-}
-
-static void perf_end(perf *p)
-{
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_free(&p->in[i]);
-        gl_buf_free(&p->out[i]);
-    }
-    gl_buf_free(&p->again);
-    gl_buf_free(&p->expected);
-}
-
-/* Effective bandwidth (GB/s) of a launcher; a student's outputs are checked
- * after every round (a wrong kernel's speed means nothing). */
+/* Effective bandwidth (GB/s) of a launcher at dim x dim: 8192 where the pool holds 2 x 8
+ * of them (256 MiB each way: beyond any L2), an input made again and the expected output. */
 static double gbps(const char *launcher, int *dim)
 {
-    perf p;
-    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify, NULL};
-    const gl_launcher *l = gl_launcher_find(launcher);
-    double ms;
-    *dim = perf_dim();
-    perf_begin(&p, launcher);
-    if (l->flags & GL_GIVEN) {
-        char key[128];
-        snprintf(key, sizeof key, "%s %d", launcher, p.dim);
-        t.verify = NULL; /* the kit's own */
-        ms = gl_time_baseline_once(key, &t, &p);
-    } else {
-        ms = gl_time_student(&t, &p);
-    }
-    perf_end(&p);
-    return gl_gbps(2.0 * (double)p.dim * p.dim * sizeof(float), ms);
+    char what[64];
+    gl_perf p;
+    *dim = gl_pool_mib() >= 18 * 257 ? 8192 : 4096;
+    p = problem(dim, what, sizeof what);
+    return gl_gbps(2.0 * (double)*dim * *dim * sizeof(float), gl_perf_ms(launcher, &p));
 }
 
 GL_TEST(tiled_vs_naive, GL_PERFORMANCE, 5, 120, "tiled faster than naive")

@@ -206,6 +206,50 @@ typedef struct {
 } gl_matmul_timing;
 double gl_time_matmul(const gl_matmul_timing *m);
 
+/* ---- a launcher timed on fresh inputs, checked against the reference (perf.c) ----
+ * A lab's problem, once: its buffers, how its inputs are made on the GPU from a seed, the
+ * call, the reference and how an output is compared. gl_perf_ms times a launcher on it with
+ * the judge's clock (gl_timed): `sets` calls a round, each on its own inputs (made again from
+ * the seed) and poisoned outputs; after each round of a student's launcher, every output
+ * against the reference on its inputs made again. The one place that decides whose launcher
+ * it is: the kit's own (GL_GIVEN) is timed once per lab and problem, in the kit's subject, and
+ * not checked. */
+#define GL_PERF_BUFS 6
+typedef enum { GL_CMP_WORDS, GL_CMP_FLOAT, GL_CMP_DOUBLE } gl_cmp_kind;
+typedef struct {
+    const char *name;  /* as the messages say it: "out", "a" */
+    size_t bytes;      /* per call */
+    gl_cmp_kind cmp;   /* outputs: word by word, or floats or doubles within atol + rtol |x| */
+    double atol, rtol;
+    size_t row;        /* elements a row: the messages say [row][col] (0: [i]) */
+    int made;          /* an output the call updates in place: made from the seed, not poisoned */
+} gl_perf_buf;
+
+typedef struct {
+    const char *what;  /* the problem, in the messages and the baselines' key: "at n = 2^24" */
+    int sets, rounds;  /* calls a round (at most 31), rounds after the warm-up */
+    int inputs, outputs; /* buf[0 .. inputs) are the inputs, then the outputs */
+    gl_perf_buf buf[GL_PERF_BUFS];
+    void *ctx;
+    /* makes buffer k (an input, or a made output) of a call on the GPU from seed */
+    void (*make)(void *ctx, int k, void *dst, unsigned long long seed);
+    /* runs launcher once on one call's buffers (inputs, then outputs) */
+    void (*call)(void *ctx, const char *launcher, void *const *buf);
+    /* the reference: the kit's launcher of that name, run by call on the inputs made again, */
+    const char *reference;
+    /* or the lab's own (NULL reference): the outputs of buf from its inputs, on the GPU */
+    void (*reference_fn)(void *ctx, void *const *buf);
+    /* the student's setters (a __constant__ copy) before a round's inputs exist, or NULL */
+    void (*setup)(void *ctx, const char *launcher, int round);
+    int inputs_read_only; /* verify also finds every input as it was made */
+} gl_perf;
+
+/* Milliseconds per call of launcher on the problem (see above). */
+double gl_perf_ms(const char *launcher, const gl_perf *p);
+/* The launcher only enqueues its work (gl_expect_queued) on the problem's first output, whose
+ * first input a 150 ms kernel copies in before it: one call, checked against the reference. */
+void gl_perf_queued(const char *launcher, const gl_perf *p);
+
 /* The GPU, shared with the other labs graded at once (exclusive 0: correctness, sanitize,
  * starting a subject) or alone (1: timed and profiled work); gpu_lock.c, runner --gpu-lock. */
 void gl_gpu_lock(int exclusive);
