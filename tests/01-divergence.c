@@ -106,53 +106,41 @@ GL_TEST(classify_partitioned_one_class, GL_CORRECTNESS, 2, 15,
     check("classify_partitioned", sorted, 1, DIV_PARTITIONED);
 }
 
-/* The launcher only enqueues its kernel (gl_expect_queued). */
+/* The problem the grader times (and queues): n random elements, their classes a coin toss
+ * (random bits), the given launcher of the same output the reference. */
 typedef struct {
-    const char *launcher;
-    unsigned *out;
-    const unsigned *in, *ref;
     int n;
-} queued;
+    const char *given;
+} problem_size;
 
-static void queued_launch(void *ctx)
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
-    queued *q = ctx;
-    div_run(q->launcher, q->out, q->in, q->n);
+    (void)k;
+    gl_device_fill_bytes(dst, (size_t)((problem_size *)ctx)->n * sizeof(unsigned), seed);
 }
 
-static int queued_right(void *ctx)
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    queued *q = ctx;
-    unsigned *h = gl_malloc((size_t)q->n * sizeof(unsigned));
-    gl_cmp cmp;
-    int right;
-    GL_CUDA(cudaMemcpy(h, q->out, (size_t)q->n * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    right = gl_compare_uint(q->ref, h, (size_t)q->n, &cmp) == 0;
-    free(h);
-    return right;
+    div_run(launcher, buf[1], buf[0], ((problem_size *)ctx)->n);
+}
+
+static gl_perf problem(const char *launcher, problem_size *z, char *what, size_t len)
+{
+    gl_perf p = {.what = what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = z,
+                 .make = problem_make, .call = problem_call, .reference = z->given};
+    snprintf(what, len, "with n = %d", z->n);
+    p.buf[0] = (gl_perf_buf){.name = "in", .bytes = (size_t)z->n * sizeof(unsigned)};
+    p.buf[1] = (gl_perf_buf){.name = "out",
+                             .bytes = div_outputs(div_work_of(launcher), z->n) * sizeof(unsigned)};
+    return p;
 }
 
 GL_TEST(classify_partitioned_async, GL_CORRECTNESS, 2, 30, "regrouped, launcher returns at once")
 {
-    const int n = BIG;
-    size_t bytes = (size_t)n * sizeof(unsigned);
-    unsigned *h_in, *h_ref = gl_malloc(bytes);
-    gl_buf staged = gl_buf_alloc(bytes, 0), in = gl_buf_alloc(bytes, 0),
-           out = gl_buf_alloc(bytes, 0);
-    queued q = {"classify_partitioned", out.ptr, in.ptr, h_ref, n};
-    gl_queue_buffers b = {in.ptr, staged.ptr, bytes, out.ptr, bytes};
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    h_in = div_make(&rng, n, DIV_RANDOM);
-    div_reference(DIV_CLASSIFY, h_in, h_ref, n);
-    gl_buf_upload(&staged, h_in);
-    gl_expect_queued(q.launcher, queued_launch, queued_right, &q, &b);
-    gl_buf_free(&staged);
-    gl_buf_free(&in);
-    gl_buf_free(&out);
-    free(h_in);
-    free(h_ref);
+    problem_size z = {BIG, "classify"};
+    char what[64];
+    gl_perf p = problem("classify_partitioned", &z, what, sizeof what);
+    gl_perf_queued("classify_partitioned", &p);
 }
 
 /* ---- technique: read from the PTX of the kernels the launchers ran ---- */
@@ -220,100 +208,18 @@ GL_TEST(block_products_contiguous_no_modulo, GL_TECHNIQUE, 3, 10,
         check_contiguous(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
-#define PERF_SETS 16 /* calls per round, each on its own input and output */
-
-typedef struct {
-    const char *launcher, *given; /* given: the kit's launcher of the same output */
-    int n;
-    gl_buf in[PERF_SETS], out[PERF_SETS];
-    gl_buf again, expected; /* an input made again, and the given kernel's output of it */
-} perf;
-
-/* Input i of a round: random bits, each element's class (its top bit) a coin toss. Made
- * on the GPU from the seed: the same again in verify, whatever the launcher did to it. */
-static void perf_input(const perf *p, void *dst, int round, int i)
-{
-    gl_device_fill_bytes(dst, (size_t)p->n * sizeof(unsigned), gl_call_seed(round, i, PERF_SETS));
-}
-
-static void perf_prepare(void *ctx, int round)
-{
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->in[i].ptr, round, i);
-        gl_buf_poison(&p->out[i]);
-    }
-}
-
-static void perf_call(void *ctx, int i)
-{
-    perf *p = ctx;
-    div_run(p->launcher, p->out[i].ptr, p->in[i].ptr, p->n);
-}
-
-/* Every output of the round against the given kernel's on the same input, made again. */
-static void perf_verify(void *ctx, int round)
-{
-    perf *p = ctx;
-    size_t count = div_outputs(div_work_of(p->launcher), p->n), first, wrong;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->again.ptr, round, i);
-        div_run(p->given, p->expected.ptr, p->again.ptr, p->n);
-        GL_CHECK_LAUNCH(p->given);
-        wrong = gl_device_diff_words(p->expected.ptr, p->out[i].ptr, count, &first);
-        if (wrong)
-            gl_check_fail("%s with n = %d: in timed round %d (fresh random inputs) its output "
-                          "is wrong at %zu of %zu values, first at [%zu]: every call must "
-                          "compute its whole output from its own input (the correctness tests "
-                          "say more)",
-                          p->launcher, p->n, round, wrong, count, first);
-    }
-}
-
-/* 2^24 elements (64 MiB); the pool holds 2 x 16 of them, an input made again and the
- * expected output */
-static int perf_n(void)
-{
-    return gl_pool_mib() >= 34 * 65 ? 1 << 24 : 1 << 22;
-}
-
-/* Milliseconds per call of a launcher on random input; a student's is
- * verified against the given one of the same output. */
+/* Milliseconds per call of a launcher at n = 2^24 (64 MiB; the pool holds 2 x 16 of them
+ * and one more set), 2^22 on a smaller GPU; a student's is checked against the given one of
+ * the same output. */
 static double time_ms(const char *launcher, const char *given, int *n)
 {
-    perf p;
-    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify, NULL};
-    size_t bytes;
-    double ms;
-    int i;
-    memset(&p, 0, sizeof p);
-    p.launcher = launcher;
-    p.given = given;
-    p.n = *n = perf_n();
-    bytes = (size_t)p.n * sizeof(unsigned);
-    for (i = 0; i < PERF_SETS; i++) {
-        p.in[i] = gl_buf_alloc(bytes, 0);
-        p.out[i] = gl_buf_alloc(bytes, 0);
-    }
-    p.again = gl_buf_alloc(bytes, 0);
-    p.expected = gl_buf_alloc(bytes, 0);
-    if (gl_launcher_find(launcher)->flags & GL_GIVEN) {
-        t.verify = NULL; /* the kit's own */
-        ms = gl_time_baseline(&t, &p);
-    } else {
-        ms = gl_time_student(&t, &p);
-    }
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_free(&p.in[i]);
-        gl_buf_free(&p.out[i]);
-    }
-    gl_buf_free(&p.again);
-    gl_buf_free(&p.expected);
-    return ms;
+    problem_size z = {gl_pool_mib() >= 34 * 65 ? 1 << 24 : 1 << 22, given};
+    char what[64];
+    gl_perf p = problem(launcher, &z, what, sizeof what);
+    *n = z.n;
+    return gl_perf_ms(launcher, &p);
 }
 
 static void expect_faster(const char *fast, const char *slow, double min_ratio, const char *why)

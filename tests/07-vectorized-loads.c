@@ -123,52 +123,6 @@ CORRECTNESS(copy_int2, "int2 copy")
 CORRECTNESS(copy_int4, "int4 copy")
 CORRECTNESS(scaled_add_int4, "int4 scaled add")
 
-/* The launcher only enqueues its kernel (gl_expect_queued). */
-typedef struct {
-    int *out;
-    const int *in, *ref;
-    int n;
-} queued;
-
-static void queued_launch(void *ctx)
-{
-    queued *q = ctx;
-    vl_run("copy_int4", q->out, q->in, NULL, 0, q->n);
-}
-
-static int queued_right(void *ctx)
-{
-    queued *q = ctx;
-    int *h = gl_malloc((size_t)q->n * sizeof(int)), right;
-    gl_cmp cmp;
-    GL_CUDA(cudaMemcpy(h, q->out, (size_t)q->n * sizeof(int), cudaMemcpyDeviceToHost));
-    right = gl_compare_int(q->ref, h, (size_t)q->n, &cmp) == 0;
-    free(h);
-    return right;
-}
-
-GL_TEST(copy_int4_async, GL_CORRECTNESS, 2, 30, "int4 copy, launcher returns at once")
-{
-    const int n = LARGE + 3;
-    size_t bytes = (size_t)n * sizeof(int);
-    int *h_in, *h_unused;
-    gl_buf staged = gl_buf_alloc(bytes, 0), in = gl_buf_alloc(bytes, 0),
-           out = gl_buf_alloc(bytes, 0);
-    gl_queue_buffers b = {in.ptr, staged.ptr, bytes, out.ptr, bytes};
-    gl_rng rng;
-    queued q;
-
-    gl_test_rng(&rng);
-    vl_make(&rng, n, &h_in, &h_unused);
-    q = (queued){out.ptr, in.ptr, h_in, n};
-    gl_buf_upload(&staged, h_in);
-    gl_expect_queued("copy_int4", queued_launch, queued_right, &q, &b);
-    gl_buf_free(&staged);
-    gl_buf_free(&in);
-    gl_buf_free(&out);
-    free(h_in);
-    free(h_unused);
-}
 
 /* ---- technique: read from the PTX of the kernels the launchers ran ---- */
 
@@ -247,120 +201,69 @@ GL_TEST(scaled_add_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 scaled add: .v4 l
     check_vector_kernels("scaled_add_int4", "scaled_add_int4_kernel", ".v4", 2, 3);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
-#define PERF_SETS 16 /* calls per round, each on its own inputs and output */
 #define PERF_K 3
 
+/* The problem the grader times (and queues): n random ints in a (and b), a copy or a scaled
+ * add of them; the given copy or scaled add the reference. gl_copy: cudaMemcpyAsync. */
 typedef struct {
-    const char *launcher; /* NULL: cudaMemcpyAsync device to device, the copy bandwidth */
     int n, copy;
-    gl_buf a[PERF_SETS], b[PERF_SETS], out[PERF_SETS], expected;
-} perf;
+} problem_size;
 
-/* Input a (which 0) or b (1) of call i in a round, made on the GPU from the seed: the same
- * again in verify, whatever the launcher did to the buffers. */
-static void perf_input(const perf *p, int *dst, int round, int i, int which)
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
-    unsigned long long seed = gl_call_seed(round, i, PERF_SETS);
-    gl_device_fill_int(dst, (size_t)p->n, -1000000, 1000000, which ? ~seed : seed);
+    const problem_size *z = ctx;
+    (void)k;
+    gl_device_fill_int(dst, (size_t)z->n, -1000000, 1000000, seed);
 }
 
-static void perf_prepare(void *ctx, int round)
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->a[i].ptr, round, i, 0);
-        if (!p->copy)
-            perf_input(p, p->b[i].ptr, round, i, 1);
-        gl_buf_poison(&p->out[i]);
-    }
-}
-
-static void perf_call(void *ctx, int i)
-{
-    perf *p = ctx;
-    if (p->launcher)
-        vl_run(p->launcher, p->out[i].ptr, p->a[i].ptr, p->b[i].ptr, PERF_K, p->n);
+    const problem_size *z = ctx;
+    if (!strcmp(launcher, "gl_copy"))
+        gl_copy(buf[1], buf[0], (size_t)z->n * sizeof(int));
+    else if (z->copy)
+        vl_run(launcher, buf[1], buf[0], NULL, PERF_K, z->n);
     else
-        gl_copy(p->out[i].ptr, p->a[i].ptr, (size_t)p->n * sizeof(int));
+        vl_run(launcher, buf[2], buf[0], buf[1], PERF_K, z->n);
 }
 
-/* Every output of the round, against its inputs made again (in `expected`): a copy's
- * against its input; a scaled add's against the given one's result on its inputs, once
- * they are checked unchanged. */
-static void perf_verify(void *ctx, int round)
+static gl_perf problem(problem_size *z, char *what, size_t len)
 {
-    perf *p = ctx;
-    size_t first, wrong;
-    int i, k;
-    for (i = 0; i < PERF_SETS; i++) {
-        for (k = p->copy ? 0 : 1; k >= 0; k--) { /* b, then a: the copy's expected output */
-            perf_input(p, p->expected.ptr, round, i, k);
-            if (!p->copy && gl_device_diff_words(p->expected.ptr, (k ? p->b : p->a)[i].ptr,
-                                                 (size_t)p->n, &first))
-                gl_check_fail("%s with n = %d: in timed round %d its input %s changed at [%zu]: "
-                              "the inputs are read-only",
-                              p->launcher, p->n, round, k ? "b" : "a", first);
-        }
-        if (!p->copy) {
-            vl_run("scaled_add_int", p->expected.ptr, p->a[i].ptr, p->b[i].ptr, PERF_K, p->n);
-            GL_CHECK_LAUNCH("scaled_add_int");
-        }
-        wrong = gl_device_diff_words(p->expected.ptr, p->out[i].ptr, (size_t)p->n, &first);
-        if (wrong)
-            gl_check_fail("%s with n = %d: in timed round %d (fresh inputs) out is wrong at %zu "
-                          "of %d elements, first at [%zu]: every call must compute its whole "
-                          "output from its own inputs (the correctness tests say more)",
-                          p->launcher, p->n, round, wrong, p->n, first);
-    }
+    size_t bytes = (size_t)z->n * sizeof(int);
+    gl_perf p = {.what = what, .sets = 16, .rounds = 5, .inputs = z->copy ? 1 : 2, .outputs = 1,
+                 .ctx = z, .make = problem_make, .call = problem_call,
+                 .reference = z->copy ? "copy_int" : "scaled_add_int", .inputs_read_only = 1};
+    snprintf(what, len, "with n = %d", z->n);
+    p.buf[0] = (gl_perf_buf){.name = "a", .bytes = bytes};
+    p.buf[1] = (gl_perf_buf){.name = z->copy ? "out" : "b", .bytes = bytes};
+    p.buf[2] = (gl_perf_buf){.name = "out", .bytes = bytes};
+    return p;
 }
 
-/* 2^26 ints (256 MiB per array), far beyond any L2, when the pool holds 16
- * sets of arrays (and the expected output); less on a smaller GPU */
-static int perf_n(int copy)
+GL_TEST(copy_int4_async, GL_CORRECTNESS, 2, 30, "int4 copy, launcher returns at once")
 {
-    int n, arrays = PERF_SETS * (copy ? 2 : 3) + 1; /* and the expected output */
-    for (n = 1 << 26; n > 1 << 22; n /= 2)
-        if (arrays * ((n >> 18) + 1) <= gl_pool_mib())
-            break;
-    return n;
+    problem_size z = {LARGE + 3, 1};
+    char what[64];
+    gl_perf p = problem(&z, what, sizeof what);
+    gl_perf_queued("copy_int4", &p);
 }
 
-/* Effective bandwidth (GB/s) of a launcher (NULL: cudaMemcpy) at n ints. */
+/* Effective bandwidth (GB/s) of a launcher (gl_copy: cudaMemcpy) at n ints: 2^26 (256 MiB
+ * per array, far beyond any L2) when the pool holds 16 sets of arrays and one more; less on a
+ * smaller GPU. */
 static double gbps(const char *launcher, int copy, int *n)
 {
-    perf p;
-    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify, NULL};
-    size_t bytes;
-    double ms;
-    int i;
-    memset(&p, 0, sizeof p);
-    p.launcher = launcher;
-    p.copy = copy;
-    p.n = *n = perf_n(copy);
-    bytes = (size_t)p.n * sizeof(int);
-    for (i = 0; i < PERF_SETS; i++) {
-        p.a[i] = gl_buf_alloc(bytes, 0);
-        p.out[i] = gl_buf_alloc(bytes, 0);
-        if (!copy)
-            p.b[i] = gl_buf_alloc(bytes, 0);
-    }
-    p.expected = gl_buf_alloc(bytes, 0);
-    if (!launcher || (gl_launcher_find(launcher)->flags & GL_GIVEN)) {
-        t.verify = NULL; /* the kit's own */
-        ms = gl_time_baseline(&t, &p);
-    } else {
-        ms = gl_time_student(&t, &p);
-    }
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_free(&p.a[i]);
-        gl_buf_free(&p.out[i]);
-        gl_buf_free(&p.b[i]);
-    }
-    gl_buf_free(&p.expected);
-    return gl_gbps((copy ? 2.0 : 3.0) * (double)p.n * sizeof(int), ms);
+    problem_size z = {1 << 26, copy};
+    int arrays = 17 * (copy ? 2 : 3);
+    char what[64];
+    gl_perf p;
+    while (z.n > 1 << 22 && arrays * ((z.n >> 18) + 1) > gl_pool_mib())
+        z.n /= 2;
+    *n = z.n;
+    p = problem(&z, what, sizeof what);
+    return gl_gbps((copy ? 2.0 : 3.0) * (double)z.n * sizeof(int), gl_perf_ms(launcher, &p));
 }
 
 static void expect_faster(const char *fast, const char *slow, double min_ratio, const char *why)
@@ -398,7 +301,7 @@ GL_TEST(scaled_add_int4_vs_int, GL_PERFORMANCE, 4, 120, "int4 scaled add faster"
 GL_TEST(int4_vs_memcpy, GL_PERFORMANCE, 4, 120, "int4 copy near cudaMemcpy")
 {
     int n;
-    double memcpy_gbps = gbps(NULL, 1, &n), f = gbps("copy_int4", 1, &n);
+    double memcpy_gbps = gbps("gl_copy", 1, &n), f = gbps("copy_int4", 1, &n);
     gl_test_margin(gl_percent(f, memcpy_gbps), MIN_INT4_PCT_OF_MEMCPY, 1);
     if (gl_percent(f, memcpy_gbps) < MIN_INT4_PCT_OF_MEMCPY)
         gl_check_fail("at n = %d, copy_int4 moves %.0f GB/s, %.0f%% of cudaMemcpy device to "
@@ -459,6 +362,7 @@ static const char *run_once(int argc, char **argv)
     return why;
 }
 
-/* the largest test: 16 sets of a, b and out of 2^26 ints (256 MiB each), and the expected out */
+/* the largest test: 16 sets of a, b and out of 2^26 ints (256 MiB each), and one more to
+ * make the inputs again and the expected out */
 const gl_lab GL_LAB = {"07-vectorized-loads", "vectorized_loads.cu", run_once, probe,
-                       (PERF_SETS * 3 + 1) * 257 + 64};
+                       17 * 3 * 257 + 64};
