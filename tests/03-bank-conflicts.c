@@ -114,59 +114,61 @@ GL_TEST(double_random, GL_CORRECTNESS, 1, 15, "padded double Gram, rows from the
     check_random("tile_gram_double_padded");
 }
 
-/* The launcher only enqueues its kernel (gl_expect_queued). */
+/* The problem the grader times (and queues): rows x 32 random floats in [-1, 1), or doubles
+ * (pairs of floats in [1, 2), whose high one makes a double in [2^-7, 2)); the kit's unpadded
+ * kernel the reference. Two right FP32 results of one element differ by at most twice the
+ * bound of a dot product of 32 terms (gl_matmul.h), 2 gamma_33 (u = 2^-24) times the sum of
+ * |products|, below 32 here; doubles (positive inputs): 1e-12 relative, far above 2 gamma_33
+ * (u = 2^-53). A dropped or repeated product misses them by far. */
 typedef struct {
-    const char *launcher;
-    void *out;
-    const void *in;
-    const bc_problem *p;
-} queued;
+    int rows, dbl;
+} problem_size;
 
-static void queued_launch(void *ctx)
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
-    queued *q = ctx;
-    if (q->p->dbl)
-        bc_gram_double(q->launcher, q->out, q->in, q->p->rows);
+    const problem_size *z = ctx;
+    size_t n = (size_t)z->rows * BC_TILE;
+    (void)k;
+    if (z->dbl)
+        gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
     else
-        bc_gram(q->launcher, q->out, q->in, q->p->rows);
+        gl_device_fill_float(dst, n, -1.0f, 1.0f, seed);
 }
 
-static int queued_right(void *ctx)
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    queued *q = ctx;
-    size_t bytes = (size_t)q->p->rows * BC_TILE * (q->p->dbl ? sizeof(double) : sizeof(float));
-    void *h = gl_malloc(bytes);
-    gl_cmp cmp;
-    int right;
-    GL_CUDA(cudaMemcpy(h, q->out, bytes, cudaMemcpyDeviceToHost));
-    right = bc_gram_compare(q->p, h, &cmp) == 0;
-    free(h);
-    return right;
+    const problem_size *z = ctx;
+    if (z->dbl)
+        bc_gram_double(launcher, buf[1], buf[0], z->rows);
+    else
+        bc_gram(launcher, buf[1], buf[0], z->rows);
 }
 
+static gl_perf problem(problem_size *z, char *what, size_t len)
+{
+    const double u = ldexp(1.0, -24), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
+    size_t bytes = (size_t)z->rows * BC_TILE * (z->dbl ? sizeof(double) : sizeof(float));
+    gl_perf p = {.what = what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = z,
+                 .make = problem_make, .call = problem_call,
+                 .reference = z->dbl ? "tile_gram_double" : "tile_gram"};
+    snprintf(what, len, "on %d rows", z->rows);
+    p.buf[0] = (gl_perf_buf){.name = "in", .bytes = bytes};
+    if (z->dbl)
+        p.buf[1] = (gl_perf_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_DOUBLE,
+                                 .atol = 1e-12, .rtol = 1e-12, .row = BC_TILE};
+    else
+        p.buf[1] = (gl_perf_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_FLOAT,
+                                 .atol = 2.0 * gamma * BC_TILE, .row = BC_TILE};
+    return p;
+}
+
+/* The launcher only enqueues its kernel: 100000 rows behind a 150 ms kernel. */
 static void check_async(const char *launcher)
 {
-    bc_problem p;
-    size_t bytes;
-    gl_buf staged, in, out;
-    gl_queue_buffers b;
-    queued q;
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    bc_gram_make(&rng, 100000, bc_is_double(launcher), &p);
-    bytes = (size_t)p.rows * BC_TILE * (p.dbl ? sizeof(double) : sizeof(float));
-    staged = gl_buf_alloc(bytes, 0);
-    in = gl_buf_alloc(bytes, 0);
-    out = gl_buf_alloc(bytes, 0);
-    b = (gl_queue_buffers){in.ptr, staged.ptr, bytes, out.ptr, bytes};
-    q = (queued){launcher, out.ptr, in.ptr, &p};
-    gl_buf_upload(&staged, p.in);
-    gl_expect_queued(launcher, queued_launch, queued_right, &q, &b);
-    gl_buf_free(&staged);
-    gl_buf_free(&in);
-    gl_buf_free(&out);
-    bc_gram_free(&p);
+    problem_size z = {100000, bc_is_double(launcher)};
+    char what[64];
+    gl_perf p = problem(&z, what, sizeof what);
+    gl_perf_queued(launcher, &p);
 }
 
 GL_TEST(padded_async, GL_CORRECTNESS, 2, 30, "padded Gram, launcher returns at once")
@@ -280,140 +282,21 @@ GL_TEST(double_pitch, GL_TECHNIQUE, 3, 10, "double tile: an odd number per row")
     check_double_pitch(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
 /* The largest test's memory (MiB): 8 inputs and 8 outputs of 2^20 rows of 32 floats (or 2^19
  * of doubles), an input made again and the kit's out of it. On a smaller pool every size is a
  * quarter. */
 #define POOL_MIB (2304 + 128)
-#define PERF_SETS 8
 
-typedef struct {
-    const char *launcher;
-    int rows, dbl;
-    gl_buf in[PERF_SETS], out[PERF_SETS];
-    gl_buf scratch, expected; /* an input made again, and the kit's out of it */
-} perf;
-
-/* The input of call i in a round, made on the GPU from the seed: the same again in verify,
- * whatever the launcher did to the buffers. Doubles: pairs of floats in [1, 2), whose high
- * one makes a double in [2^-7, 2). */
-static void perf_input(const perf *p, void *dst, int round, int i)
-{
-    size_t n = (size_t)p->rows * BC_TILE;
-    unsigned long long seed = gl_call_seed(round, i, PERF_SETS);
-    if (p->dbl)
-        gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
-    else
-        gl_device_fill_float(dst, n, -1.0f, 1.0f, seed);
-}
-
-static void perf_prepare(void *ctx, int round)
-{
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->in[i].ptr, round, i);
-        gl_buf_poison(&p->out[i]);
-    }
-}
-
-static void perf_call(void *ctx, int i)
-{
-    perf *p = ctx;
-    if (p->dbl)
-        bc_gram_double(p->launcher, p->out[i].ptr, p->in[i].ptr, p->rows);
-    else
-        bc_gram(p->launcher, p->out[i].ptr, p->in[i].ptr, p->rows);
-}
-
-/* Two right FP32 results of one element differ by at most twice the bound of a dot product
- * of 32 terms (gl_matmul.h): 2 gamma_33 (u = 2^-24) times the sum of |products|, which is
- * below 32 for inputs in [-1, 1). A dropped or repeated product misses it by far. */
-static float float_atol(void)
-{
-    const double u = ldexp(1.0, -24), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
-    return (float)(2.0 * gamma * BC_TILE);
-}
-
-/* Doubles: the inputs are positive, so the bound is relative: 2 gamma_33 (u = 2^-53), below
- * 1e-14. */
-static size_t double_wrong(perf *p, int i, size_t *first)
-{
-    return gl_device_diff_double(p->expected.ptr, p->out[i].ptr, (size_t)p->rows * BC_TILE,
-                                 1e-12, 1e-12, first);
-}
-
-/* Every output of the round against the kit's own unpadded kernel on its input, made again. */
-static void perf_verify(void *ctx, int round)
-{
-    perf *p = ctx;
-    const char *given = p->dbl ? "tile_gram_double" : "tile_gram";
-    size_t wrong, first = 0;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->scratch.ptr, round, i);
-        if (p->dbl)
-            bc_gram_double(given, p->expected.ptr, p->scratch.ptr, p->rows);
-        else
-            bc_gram(given, p->expected.ptr, p->scratch.ptr, p->rows);
-        GL_CHECK_LAUNCH(given);
-        wrong = p->dbl ? double_wrong(p, i, &first)
-                       : gl_device_diff_float(p->expected.ptr, p->out[i].ptr,
-                                              (size_t)p->rows * BC_TILE, float_atol(), 0.0f,
-                                              &first);
-        if (wrong)
-            gl_check_fail("%s was right on smaller inputs, but in timed round %d (fresh inputs) "
-                          "out is wrong at %zu of %d x %d elements, first at [%zu][%zu]: every "
-                          "call must compute the tiles of its own input",
-                          p->launcher, round, wrong, p->rows, BC_TILE, first / BC_TILE,
-                          first % BC_TILE);
-    }
-}
-
-/* Milliseconds per call of a launcher on rows x 32, after checking that a student's is right
- * (a wrong kernel's speed means nothing). */
+/* Milliseconds per call of a launcher on rows x 32; a student's outputs are checked after
+ * every round (a wrong kernel's speed means nothing). */
 static double time_gram(const char *launcher, int rows)
 {
-    perf p;
-    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify, NULL};
-    const gl_launcher *l = gl_launcher_find(launcher);
-    size_t bytes;
-    double ms;
-    int i;
-
-    if (!(l->flags & GL_GIVEN)) {
-        gl_rng rng;
-        gl_test_rng(&rng);
-        if (*gram_once(&rng, launcher, 100000))
-            gl_check_fail("%s is not right yet, so its speed is not graded (the correctness "
-                          "tests say what is wrong)",
-                          launcher);
-    }
-    memset(&p, 0, sizeof p);
-    p.launcher = launcher;
-    p.rows = rows;
-    p.dbl = bc_is_double(launcher);
-    bytes = (size_t)rows * BC_TILE * (p.dbl ? sizeof(double) : sizeof(float));
-    for (i = 0; i < PERF_SETS; i++) {
-        p.in[i] = gl_buf_alloc(bytes, 0);
-        p.out[i] = gl_buf_alloc(bytes, 0);
-    }
-    p.scratch = gl_buf_alloc(bytes, 0);
-    p.expected = gl_buf_alloc(bytes, 0);
-    if (l->flags & GL_GIVEN) {
-        t.verify = NULL; /* the kit's own */
-        ms = gl_time_baseline(&t, &p);
-    } else {
-        ms = gl_time_student(&t, &p);
-    }
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_free(&p.in[i]);
-        gl_buf_free(&p.out[i]);
-    }
-    gl_buf_free(&p.scratch);
-    gl_buf_free(&p.expected);
-    return ms;
+    problem_size z = {rows, bc_is_double(launcher)};
+    char what[64];
+    gl_perf p = problem(&z, what, sizeof what);
+    return gl_perf_ms(launcher, &p);
 }
 
 /* 2^20 rows of floats, 2^19 of doubles (the same bytes): 2^15 or 2^14 tiles a call, a round

@@ -755,134 +755,72 @@ GL_TEST(sum_last_block_ticket, GL_TECHNIQUE, 3, 10, "last block: partial, fence,
     FOR_EACH_KERNEL("sum_last_block", "sum_last_block_kernel", k) check_ticket(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
 #define PERF_SETS 16 /* calls per round, each on its own input and bins */
 #define HOT_CHUNK 8192 /* skewed inputs: runs of this many values are hot or uniform */
 
+/* The problem the grader times: random bytes (task 1), or values in [0, nbins): uniform, or
+ * in chunks of HOT_CHUNK that are all the last bin with probability hot; the kit's own
+ * histogram (CUB's, else the given kernel) the reference. */
 typedef struct {
-    const char *launcher, *given; /* given: the kit's own, which verifies */
-    int bytes;                    /* task 1's byte histogram, else task 2's */
-    int n, nbins;
+    const char *given;
+    int bytes, n, nbins;
     double hot;
-    gl_buf in[PERF_SETS], bins[PERF_SETS];
-    gl_buf again, expected; /* an input made again, and the kit's histogram of it */
-} perf;
+} problem_size;
 
-static void perf_run(const perf *p, const char *launcher, unsigned *bins, const void *in)
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
-    if (p->bytes)
-        atomics_bytes_run(launcher, bins, in, p->n);
+    const problem_size *z = ctx;
+    (void)k;
+    if (z->bytes)
+        gl_device_fill_bytes(dst, (size_t)z->n, seed);
     else
-        atomics_values_run(launcher, bins, in, p->n, p->nbins);
-}
-
-/* Input i of a round on the GPU, from the seed: random bytes, or values in [0, nbins):
- * uniform, or in chunks of HOT_CHUNK that are all the last bin with probability hot.
- * The same again in verify, whatever the launcher did to the buffer. */
-static void perf_input(const perf *p, void *dst, int round, int i)
-{
-    unsigned long long seed = gl_call_seed(round, i, PERF_SETS);
-    if (p->bytes)
-        gl_device_fill_bytes(dst, (size_t)p->n, seed);
-    else
-        gl_device_fill_int_skewed(dst, (size_t)p->n, 0, p->nbins - 1, p->nbins - 1, p->hot,
+        gl_device_fill_int_skewed(dst, (size_t)z->n, 0, z->nbins - 1, z->nbins - 1, z->hot,
                                   HOT_CHUNK, seed);
 }
 
-static void perf_prepare(void *ctx, int round)
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->in[i].ptr, round, i);
-        gl_buf_poison(&p->bins[i]);
-    }
+    const problem_size *z = ctx;
+    if (z->bytes)
+        atomics_bytes_run(launcher, buf[1], buf[0], z->n);
+    else
+        atomics_values_run(launcher, buf[1], buf[0], z->n, z->nbins);
 }
 
-static void perf_call(void *ctx, int i)
+static void problem_reference(void *ctx, void *const *buf)
 {
-    perf *p = ctx;
-    perf_run(p, p->launcher, p->bins[i].ptr, p->in[i].ptr);
+    const problem_size *z = ctx;
+    if (gl_device_histogram(buf[0], (size_t)z->n, z->bytes, z->nbins, buf[1]) != 0)
+        problem_call(ctx, z->given, buf); /* no CUB: the given kernel, slower */
+    GL_CHECK_LAUNCH("the kit's histogram");
 }
 
-/* Every histogram of the round against the kit's own (CUB's) of its input, made again. */
-static void perf_verify(void *ctx, int round)
-{
-    perf *p = ctx;
-    size_t first, wrong;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->again.ptr, round, i);
-        if (gl_device_histogram(p->again.ptr, (size_t)p->n, p->bytes, p->nbins,
-                                p->expected.ptr) != 0) /* no CUB: the given kernel, slower */
-            perf_run(p, p->given, p->expected.ptr, p->again.ptr);
-        GL_CHECK_LAUNCH("the kit's histogram");
-        wrong = gl_device_diff_words(p->expected.ptr, p->bins[i].ptr, (size_t)p->nbins, &first);
-        if (wrong)
-            gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input), so "
-                          "its speed is not graded: %zu of its %d bins are wrong, first "
-                          "bins[%zu]; every call counts its own input, from bins zeroed by the "
-                          "call (the correctness tests say more)",
-                          p->launcher, p->n, round, wrong, p->nbins, first);
-    }
-}
-
-/* Elements of each input: 2^26 bytes, 2^24 values, as in README.md's table;
- * halved until PERF_SETS inputs fit in the judge's pool. */
-static int perf_n(int bytes)
-{
-    int mib = gl_pool_mib() - 64, n = bytes ? 1 << 26 : 1 << 24;
-    size_t size = bytes ? 1 : sizeof(int), room = (size_t)(mib > 0 ? mib : 0) << 20;
-    while (n > (1 << 20) && (PERF_SETS + 1) * (size_t)n * size > room)
-        n /= 2;
-    return n;
-}
-
-/* Milliseconds per call of a histogram launcher on fresh inputs every call; a
- * student's histograms are checked after every round (a wrong kernel's speed
- * means nothing). */
+/* Milliseconds per call of a histogram launcher: 2^26 bytes or 2^24 values, as in
+ * README.md's table, halved until PERF_SETS + 1 inputs fit in the judge's pool; a student's
+ * bins are checked after every round (a wrong kernel's speed means nothing). The given
+ * global-atomic kernels take 11 to 17 ms a call on random bytes or skewed values (H100): 4
+ * calls make a round long beside its 1 ms of overhead. */
 static double histogram_ms(const char *launcher, double hot, int *n)
 {
-    const gl_launcher *l = gl_launcher_find(launcher);
-    int bytes = !strstr(launcher, "bins"), i;
-    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify, NULL};
-    perf *p = gl_malloc(sizeof *p);
-    double ms;
-
-    memset(p, 0, sizeof *p);
-    p->launcher = launcher;
-    p->given = bytes ? "histogram_global" : "histogram_bins_global";
-    p->bytes = bytes;
-    p->n = *n = perf_n(bytes);
-    p->nbins = bytes ? AT_BINS : PERF_BINS;
-    p->hot = hot;
-    for (i = 0; i < PERF_SETS; i++) {
-        p->in[i] = gl_buf_alloc((size_t)p->n * (bytes ? 1 : sizeof(int)), 0);
-        p->bins[i] = gl_buf_alloc((size_t)p->nbins * sizeof(unsigned), 0);
-    }
-    p->again = gl_buf_alloc((size_t)p->n * (bytes ? 1 : sizeof(int)), 0);
-    p->expected = gl_buf_alloc((size_t)p->nbins * sizeof(unsigned), 0);
-    if (l->flags & GL_GIVEN) {
-        char key[64];
-        /* the given global-atomic kernels take 11 to 17 ms a call on random bytes or skewed
-         * values (H100): 4 calls make a round long beside its 1 ms of overhead */
-        if (bytes || hot > 0)
-            t.calls = 4;
-        t.verify = NULL; /* the kit's own, timed once per lab */
-        snprintf(key, sizeof key, "%s %d %g", launcher, p->n, hot);
-        ms = gl_time_baseline_once(key, &t, p);
-    } else {
-        ms = gl_time_student(&t, p);
-    }
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_free(&p->in[i]);
-        gl_buf_free(&p->bins[i]);
-    }
-    gl_buf_free(&p->again);
-    gl_buf_free(&p->expected);
-    free(p);
-    return ms;
+    int bytes = !strstr(launcher, "bins"), mib = gl_pool_mib() - 64;
+    size_t size = bytes ? 1 : sizeof(int), room = (size_t)(mib > 0 ? mib : 0) << 20;
+    problem_size z = {bytes ? "histogram_global" : "histogram_bins_global", bytes,
+                      bytes ? 1 << 26 : 1 << 24, bytes ? AT_BINS : PERF_BINS, hot};
+    char what[96];
+    gl_perf p = {.what = what, .sets = PERF_SETS, .rounds = 5,
+                 .baseline_sets = bytes || hot > 0 ? 4 : 0, .inputs = 1, .outputs = 1,
+                 .ctx = &z, .make = problem_make, .call = problem_call,
+                 .reference_fn = problem_reference,
+                 .hint = "every call counts its own input, from bins zeroed by the call"};
+    while (z.n > (1 << 20) && (PERF_SETS + 1) * (size_t)z.n * size > room)
+        z.n /= 2;
+    *n = z.n;
+    snprintf(what, sizeof what, "at n = %d (%g hot)", z.n, hot);
+    p.buf[0] = (gl_perf_buf){.name = "the input", .bytes = (size_t)z.n * size};
+    p.buf[1] = (gl_perf_buf){.name = "bins", .bytes = (size_t)z.nbins * sizeof(unsigned)};
+    return gl_perf_ms(launcher, &p);
 }
 
 GL_TEST(shared_vs_global_uniform, GL_PERFORMANCE, 4, 120, "privatised faster, random bytes")

@@ -228,6 +228,7 @@ typedef struct {
 typedef struct {
     const char *what;  /* the problem, in the messages and the baselines' key: "at n = 2^24" */
     int sets, rounds;  /* calls a round (at most 31), rounds after the warm-up */
+    int baseline_sets; /* calls a round of the kit's own launcher, if not sets (a slow one) */
     int inputs, outputs; /* buf[0 .. inputs) are the inputs, then the outputs */
     gl_perf_buf buf[GL_PERF_BUFS];
     void *ctx;
@@ -242,6 +243,9 @@ typedef struct {
     /* the student's setters (a __constant__ copy) before a round's inputs exist, or NULL */
     void (*setup)(void *ctx, const char *launcher, int round);
     int inputs_read_only; /* verify also finds every input as it was made */
+    /* what a wrong output most likely means, in the lab's terms (NULL: every call must compute
+     * its whole output from its own inputs) */
+    const char *hint;
 } gl_perf;
 
 /* Milliseconds per call of launcher on the problem (see above). */
