@@ -124,13 +124,13 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
     div_run(launcher, buf[1], buf[0], ((problem_size *)ctx)->n);
 }
 
-static gl_perf problem(const char *launcher, problem_size *z, char *what, size_t len)
+static gl_problem problem(const char *launcher, problem_size *z, char *what, size_t len)
 {
-    gl_perf p = {.what = what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = z,
+    gl_problem p = {.what = what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = z,
                  .make = problem_make, .call = problem_call, .reference = z->given};
     snprintf(what, len, "with n = %d", z->n);
-    p.buf[0] = (gl_perf_buf){.name = "in", .bytes = (size_t)z->n * sizeof(unsigned)};
-    p.buf[1] = (gl_perf_buf){.name = "out",
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = (size_t)z->n * sizeof(unsigned)};
+    p.buf[1] = (gl_problem_buf){.name = "out",
                              .bytes = div_outputs(div_work_of(launcher), z->n) * sizeof(unsigned)};
     return p;
 }
@@ -139,7 +139,7 @@ GL_TEST(classify_partitioned_async, GL_CORRECTNESS, 2, 30, "regrouped, launcher 
 {
     problem_size z = {BIG, "classify"};
     char what[64];
-    gl_perf p = problem("classify_partitioned", &z, what, sizeof what);
+    gl_problem p = problem("classify_partitioned", &z, what, sizeof what);
     gl_perf_queued("classify_partitioned", &p);
 }
 
@@ -217,7 +217,7 @@ static double time_ms(const char *launcher, const char *given, int *n)
 {
     problem_size z = {gl_pool_mib() >= 34 * 65 ? 1 << 24 : 1 << 22, given};
     char what[64];
-    gl_perf p = problem(launcher, &z, what, sizeof what);
+    gl_problem p = problem(launcher, &z, what, sizeof what);
     *n = z.n;
     return gl_perf_ms(launcher, &p);
 }
@@ -339,4 +339,5 @@ static void probe(const char *launcher)
 }
 
 /* the largest test: 16 inputs and 16 outputs of 2^24 elements (64 MiB), and the expected one */
-const gl_lab GL_LAB = {"01-divergence", "divergence.cu", run_once, probe, 34 * 65 + 64};
+const gl_lab GL_LAB = {.name = "01-divergence", .file = "divergence.cu", .run_once = run_once,
+                       .probe = probe, .pool_mib = 34 * 65 + 64};

@@ -684,4 +684,5 @@ static void probe(const char *launcher)
         copy_once(&rng, launcher, 1000, strcmp(launcher, "copy_float") ? 3 : 1);
 }
 
-const gl_lab GL_LAB = {"02-coalescing", "coalescing.cu", run_once, probe, POOL_MIB};
+const gl_lab GL_LAB = {.name = "02-coalescing", .file = "coalescing.cu", .run_once = run_once,
+                       .probe = probe, .pool_mib = POOL_MIB};

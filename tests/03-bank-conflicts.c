@@ -144,20 +144,20 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
         bc_gram(launcher, buf[1], buf[0], z->rows);
 }
 
-static gl_perf problem(problem_size *z, char *what, size_t len)
+static gl_problem problem(problem_size *z, char *what, size_t len)
 {
     const double u = ldexp(1.0, -24), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
     size_t bytes = (size_t)z->rows * BC_TILE * (z->dbl ? sizeof(double) : sizeof(float));
-    gl_perf p = {.what = what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = z,
+    gl_problem p = {.what = what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = z,
                  .make = problem_make, .call = problem_call,
                  .reference = z->dbl ? "tile_gram_double" : "tile_gram"};
     snprintf(what, len, "on %d rows", z->rows);
-    p.buf[0] = (gl_perf_buf){.name = "in", .bytes = bytes};
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes};
     if (z->dbl)
-        p.buf[1] = (gl_perf_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_DOUBLE,
+        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_DOUBLE,
                                  .atol = 1e-12, .rtol = 1e-12, .row = BC_TILE};
     else
-        p.buf[1] = (gl_perf_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_FLOAT,
+        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_FLOAT,
                                  .atol = 2.0 * gamma * BC_TILE, .row = BC_TILE};
     return p;
 }
@@ -167,7 +167,7 @@ static void check_async(const char *launcher)
 {
     problem_size z = {100000, bc_is_double(launcher)};
     char what[64];
-    gl_perf p = problem(&z, what, sizeof what);
+    gl_problem p = problem(&z, what, sizeof what);
     gl_perf_queued(launcher, &p);
 }
 
@@ -295,7 +295,7 @@ static double time_gram(const char *launcher, int rows)
 {
     problem_size z = {rows, bc_is_double(launcher)};
     char what[64];
-    gl_perf p = problem(&z, what, sizeof what);
+    gl_problem p = problem(&z, what, sizeof what);
     return gl_perf_ms(launcher, &p);
 }
 
@@ -410,5 +410,5 @@ static void probe(const char *launcher)
         gram_once(&rng, launcher, 100);
 }
 
-const gl_lab GL_LAB = {"03-bank-conflicts", "bank_conflicts.cu", run_once, probe,
-                       POOL_MIB};
+const gl_lab GL_LAB = {.name = "03-bank-conflicts", .file = "bank_conflicts.cu",
+                       .run_once = run_once, .probe = probe, .pool_mib = POOL_MIB};

@@ -762,5 +762,6 @@ static void probe(const char *launcher)
 
 /* the largest tests: 8 inputs and 8 outputs of 2^24 floats (or ints) and the expected
  * output, 64 MiB each */
-const gl_lab GL_LAB = {"04-constant-memory", "constant_memory.cu", run_once, probe,
-                       (2 * PERF_SETS + 3) * 64 + 64};
+const gl_lab GL_LAB = {.name = "04-constant-memory", .file = "constant_memory.cu",
+                       .run_once = run_once, .probe = probe,
+                       .pool_mib = (2 * PERF_SETS + 3) * 64 + 64};

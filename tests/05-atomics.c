@@ -809,7 +809,7 @@ static double histogram_ms(const char *launcher, double hot, int *n)
     problem_size z = {bytes ? "histogram_global" : "histogram_bins_global", bytes,
                       bytes ? 1 << 26 : 1 << 24, bytes ? AT_BINS : PERF_BINS, hot};
     char what[96];
-    gl_perf p = {.what = what, .sets = PERF_SETS, .rounds = 5,
+    gl_problem p = {.what = what, .sets = PERF_SETS, .rounds = 5,
                  .baseline_sets = bytes || hot > 0 ? 4 : 0, .inputs = 1, .outputs = 1,
                  .ctx = &z, .make = problem_make, .call = problem_call,
                  .reference_fn = problem_reference,
@@ -818,8 +818,8 @@ static double histogram_ms(const char *launcher, double hot, int *n)
         z.n /= 2;
     *n = z.n;
     snprintf(what, sizeof what, "at n = %d (%g hot)", z.n, hot);
-    p.buf[0] = (gl_perf_buf){.name = "the input", .bytes = (size_t)z.n * size};
-    p.buf[1] = (gl_perf_buf){.name = "bins", .bytes = (size_t)z.nbins * sizeof(unsigned)};
+    p.buf[0] = (gl_problem_buf){.name = "the input", .bytes = (size_t)z.n * size};
+    p.buf[1] = (gl_problem_buf){.name = "bins", .bytes = (size_t)z.nbins * sizeof(unsigned)};
     return gl_perf_ms(launcher, &p);
 }
 
@@ -939,5 +939,5 @@ static void probe(const char *launcher)
 }
 
 /* the largest test: PERF_SETS inputs of 64 MiB (2^26 bytes, 2^24 values) and their bins */
-const gl_lab GL_LAB = {"05-atomics", "atomics.cu", run_once, probe,
-                       (PERF_SETS + 1) * 64 + 64};
+const gl_lab GL_LAB = {.name = "05-atomics", .file = "atomics.cu", .run_once = run_once,
+                       .probe = probe, .pool_mib = (PERF_SETS + 1) * 64 + 64};

@@ -577,6 +577,7 @@ static void probe(const char *launcher)
 
 /* the largest test: PERF_SETS inputs of PERF_N ints and outputs of 4 PERF_N ints, and a
  * poisoned output */
-const gl_lab GL_LAB = {"06-warp-aggregation", "warp_aggregation.cu", run_once, probe,
-                       (int)(((PERF_SETS * (1LL + WA_MAX_ITEMS) + WA_MAX_ITEMS + 1) * PERF_N *
-                              (long long)sizeof(int)) >> 20) + 64};
+const gl_lab GL_LAB = {.name = "06-warp-aggregation", .file = "warp_aggregation.cu",
+                       .run_once = run_once, .probe = probe,
+                       .pool_mib = (int)(((PERF_SETS * (1LL + WA_MAX_ITEMS) + WA_MAX_ITEMS + 1) *
+                                          PERF_N * (long long)sizeof(int)) >> 20) + 64};

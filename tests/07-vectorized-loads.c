@@ -229,16 +229,16 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
         vl_run(launcher, buf[2], buf[0], buf[1], PERF_K, z->n);
 }
 
-static gl_perf problem(problem_size *z, char *what, size_t len)
+static gl_problem problem(problem_size *z, char *what, size_t len)
 {
     size_t bytes = (size_t)z->n * sizeof(int);
-    gl_perf p = {.what = what, .sets = 16, .rounds = 5, .inputs = z->copy ? 1 : 2, .outputs = 1,
+    gl_problem p = {.what = what, .sets = 16, .rounds = 5, .inputs = z->copy ? 1 : 2, .outputs = 1,
                  .ctx = z, .make = problem_make, .call = problem_call,
                  .reference = z->copy ? "copy_int" : "scaled_add_int", .inputs_read_only = 1};
     snprintf(what, len, "with n = %d", z->n);
-    p.buf[0] = (gl_perf_buf){.name = "a", .bytes = bytes};
-    p.buf[1] = (gl_perf_buf){.name = z->copy ? "out" : "b", .bytes = bytes};
-    p.buf[2] = (gl_perf_buf){.name = "out", .bytes = bytes};
+    p.buf[0] = (gl_problem_buf){.name = "a", .bytes = bytes};
+    p.buf[1] = (gl_problem_buf){.name = z->copy ? "out" : "b", .bytes = bytes};
+    p.buf[2] = (gl_problem_buf){.name = "out", .bytes = bytes};
     return p;
 }
 
@@ -246,7 +246,7 @@ GL_TEST(copy_int4_async, GL_CORRECTNESS, 2, 30, "int4 copy, launcher returns at 
 {
     problem_size z = {LARGE + 3, 1};
     char what[64];
-    gl_perf p = problem(&z, what, sizeof what);
+    gl_problem p = problem(&z, what, sizeof what);
     gl_perf_queued("copy_int4", &p);
 }
 
@@ -258,7 +258,7 @@ static double gbps(const char *launcher, int copy, int *n)
     problem_size z = {1 << 26, copy};
     int arrays = 17 * (copy ? 2 : 3);
     char what[64];
-    gl_perf p;
+    gl_problem p;
     while (z.n > 1 << 22 && arrays * ((z.n >> 18) + 1) > gl_pool_mib())
         z.n /= 2;
     *n = z.n;
@@ -364,5 +364,5 @@ static const char *run_once(int argc, char **argv)
 
 /* the largest test: 16 sets of a, b and out of 2^26 ints (256 MiB each), and one more to
  * make the inputs again and the expected out */
-const gl_lab GL_LAB = {"07-vectorized-loads", "vectorized_loads.cu", run_once, probe,
-                       17 * 3 * 257 + 64};
+const gl_lab GL_LAB = {.name = "07-vectorized-loads", .file = "vectorized_loads.cu",
+                       .run_once = run_once, .probe = probe, .pool_mib = 17 * 3 * 257 + 64};

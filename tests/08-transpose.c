@@ -103,14 +103,14 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
     transpose_run(launcher, buf[1], buf[0], dim, dim);
 }
 
-static gl_perf problem(int *dim, char *what, size_t len)
+static gl_problem problem(int *dim, char *what, size_t len)
 {
     size_t bytes = (size_t)*dim * *dim * sizeof(float);
-    gl_perf p = {.what = what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = dim,
+    gl_problem p = {.what = what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = dim,
                  .make = problem_make, .call = problem_call, .reference = "transpose_naive"};
     snprintf(what, len, "at %d x %d", *dim, *dim);
-    p.buf[0] = (gl_perf_buf){.name = "in", .bytes = bytes};
-    p.buf[1] = (gl_perf_buf){.name = "out", .bytes = bytes, .row = (size_t)*dim};
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes};
+    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .row = (size_t)*dim};
     return p;
 }
 
@@ -119,7 +119,7 @@ static void check_async(const char *launcher)
 {
     int dim = 1000;
     char what[64];
-    gl_perf p = problem(&dim, what, sizeof what);
+    gl_problem p = problem(&dim, what, sizeof what);
     gl_perf_queued(launcher, &p);
 }
 
@@ -223,7 +223,7 @@ GL_TEST(padded_pitch, GL_TECHNIQUE, 4, 10, "padded: row pitch not a multiple of 
 static double gbps(const char *launcher, int *dim)
 {
     char what[64];
-    gl_perf p;
+    gl_problem p;
     *dim = gl_pool_mib() >= 18 * 257 ? 8192 : 4096;
     p = problem(dim, what, sizeof what);
     return gl_gbps(2.0 * (double)*dim * *dim * sizeof(float), gl_perf_ms(launcher, &p));
@@ -364,4 +364,5 @@ static void probe(const char *launcher)
 }
 
 /* the largest test: 8 inputs and 8 outputs of 8192 x 8192 floats, and the expected one */
-const gl_lab GL_LAB = {"08-transpose", "transpose.cu", run_once, probe, 18 * 257 + 64};
+const gl_lab GL_LAB = {.name = "08-transpose", .file = "transpose.cu", .run_once = run_once,
+                       .probe = probe, .pool_mib = 18 * 257 + 64};

@@ -519,5 +519,5 @@ static void probe(const char *launcher)
 }
 
 /* the largest test: 4 sets of A, B and C of 2048 x 2048 floats (16 MiB each) */
-const gl_lab GL_LAB = {"09-matmul-tiling", "matmul_tiling.cu", run_once, probe,
-                       (4 * 3 + 2) * 16 + 64};
+const gl_lab GL_LAB = {.name = "09-matmul-tiling", .file = "matmul_tiling.cu", .run_once = run_once,
+                       .probe = probe, .pool_mib = (4 * 3 + 2) * 16 + 64};

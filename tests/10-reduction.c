@@ -967,5 +967,5 @@ static void probe(const char *launcher)
 }
 
 /* the largest test: 6 sets of 2^28 elements with their partials */
-const gl_lab GL_LAB = {"10-reduction", "reduction.cu", run_once, probe,
-                       (PERF_SETS + 1) * PERF_SET_MIB + 64};
+const gl_lab GL_LAB = {.name = "10-reduction", .file = "reduction.cu", .run_once = run_once,
+                       .probe = probe, .pool_mib = (PERF_SETS + 1) * PERF_SET_MIB + 64};

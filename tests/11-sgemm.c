@@ -620,5 +620,5 @@ static void probe(const char *launcher)
 }
 
 /* the largest test: 4 sets of A, B and C of 4096 x 4096 floats (64 MiB each) */
-const gl_lab GL_LAB = {"11-sgemm", "sgemm.cu", run_once, probe,
-                       (PERF_SETS * 3 + 2) * 64 + 64};
+const gl_lab GL_LAB = {.name = "11-sgemm", .file = "sgemm.cu", .run_once = run_once, .probe = probe,
+                       .pool_mib = (PERF_SETS * 3 + 2) * 64 + 64};

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "gl_exec.h"
+#include "gl_problem.h"
 #include "gl_random.h"
 
 typedef enum {
@@ -59,7 +60,16 @@ typedef struct {
     /* The GPU memory the lab's largest test needs, in MiB: the judge's pool
      * (at most half of the device's free memory). */
     int pool_mib;
+    /* Or, in place of run_once and probe (NULL), the lab's problem for launcher at the sizes
+     * of argv (a profile run's words after the launcher; argc 0: a probe's small problem):
+     * fills *p and returns 0, or -1 when argv is not understood. */
+    int (*problem)(const char *launcher, int argc, char **argv, gl_problem *p);
 } gl_lab;
+
+/* GL_LAB.run_once, or one checked call on GL_LAB.problem (perf.c). */
+const char *gl_lab_run_once(int argc, char **argv);
+/* GL_LAB.probe, or one call on GL_LAB.problem's small problem. */
+void gl_lab_probe(const char *launcher);
 
 extern const gl_lab GL_LAB;
 
@@ -206,53 +216,16 @@ typedef struct {
 } gl_matmul_timing;
 double gl_time_matmul(const gl_matmul_timing *m);
 
-/* ---- a launcher timed on fresh inputs, checked against the reference (perf.c) ----
- * A lab's problem, once: its buffers, how its inputs are made on the GPU from a seed, the
- * call, the reference and how an output is compared. gl_perf_ms times a launcher on it with
- * the judge's clock (gl_timed): `sets` calls a round, each on its own inputs (made again from
- * the seed) and poisoned outputs; after each round of a student's launcher, every output
- * against the reference on its inputs made again. The one place that decides whose launcher
- * it is: the kit's own (GL_GIVEN) is timed once per lab and problem, in the kit's subject, and
- * not checked. */
-#define GL_PERF_BUFS 6
-typedef enum { GL_CMP_WORDS, GL_CMP_FLOAT, GL_CMP_DOUBLE } gl_cmp_kind;
-typedef struct {
-    const char *name;  /* as the messages say it: "out", "a" */
-    size_t bytes;      /* per call */
-    gl_cmp_kind cmp;   /* outputs: word by word, or floats or doubles within atol + rtol |x| */
-    double atol, rtol;
-    size_t row;        /* elements a row: the messages say [row][col] (0: [i]) */
-    int made;          /* an output the call updates in place: made from the seed, not poisoned */
-} gl_perf_buf;
-
-typedef struct {
-    const char *what;  /* the problem, in the messages and the baselines' key: "at n = 2^24" */
-    int sets, rounds;  /* calls a round (at most 31), rounds after the warm-up */
-    int baseline_sets; /* calls a round of the kit's own launcher, if not sets (a slow one) */
-    int inputs, outputs; /* buf[0 .. inputs) are the inputs, then the outputs */
-    gl_perf_buf buf[GL_PERF_BUFS];
-    void *ctx;
-    /* makes buffer k (an input, or a made output) of a call on the GPU from seed */
-    void (*make)(void *ctx, int k, void *dst, unsigned long long seed);
-    /* runs launcher once on one call's buffers (inputs, then outputs) */
-    void (*call)(void *ctx, const char *launcher, void *const *buf);
-    /* the reference: the kit's launcher of that name, run by call on the inputs made again, */
-    const char *reference;
-    /* or the lab's own (NULL reference): the outputs of buf from its inputs, on the GPU */
-    void (*reference_fn)(void *ctx, void *const *buf);
-    /* the student's setters (a __constant__ copy) before a round's inputs exist, or NULL */
-    void (*setup)(void *ctx, const char *launcher, int round);
-    int inputs_read_only; /* verify also finds every input as it was made */
-    /* what a wrong output most likely means, in the lab's terms (NULL: every call must compute
-     * its whole output from its own inputs) */
-    const char *hint;
-} gl_perf;
-
-/* Milliseconds per call of launcher on the problem (see above). */
-double gl_perf_ms(const char *launcher, const gl_perf *p);
+/* ---- a launcher run by the grader on the lab's problem (perf.c; common/gl_problem.h) ----
+ * gl_perf_ms times it with the judge's clock (gl_timed): p->sets calls a round, each on its
+ * own inputs, made from the seed, and poisoned outputs, p->rounds rounds after a warm-up; after
+ * each round of a student's launcher, every output against the reference on its inputs made
+ * again. The one place that decides whose launcher it is: the kit's own (GL_GIVEN) is timed
+ * once per lab and problem, in the kit's subject, and not checked. Returns ms per call. */
+double gl_perf_ms(const char *launcher, const gl_problem *p);
 /* The launcher only enqueues its work (gl_expect_queued) on the problem's first output, whose
  * first input a 150 ms kernel copies in before it: one call, checked against the reference. */
-void gl_perf_queued(const char *launcher, const gl_perf *p);
+void gl_perf_queued(const char *launcher, const gl_problem *p);
 
 /* The GPU, shared with the other labs graded at once (exclusive 0: correctness, sanitize,
  * starting a subject) or alone (1: timed and profiled work); gpu_lock.c, runner --gpu-lock. */

@@ -269,8 +269,7 @@ int gl_technique_kernels(const char *launcher, const char *named, char (*names)[
     /* what one call on the lab's plain problem launches (GL_LAB.probe): not what other tests'
      * calls launched, where a fallback for misaligned or tiny inputs may rightly run */
     gl_forget_kernels(launcher);
-    if (GL_LAB.probe)
-        GL_LAB.probe(launcher);
+    gl_lab_probe(launcher);
     n = gl_launched_kernels(launcher, names, max);
     if (n == 0)
         gl_fail("%s launched no kernel of %s, so there is no technique to see", launcher,

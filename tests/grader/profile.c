@@ -4,7 +4,7 @@
  * names its run (a launcher and its sizes, the metrics) and ends the test. Then:
  *  1. a rehearsal: every run, in order, in a fresh subject the grader records (CUPTI): its
  *     outputs checked, its copies refused, and the kernels the GPU ran noted, with their grids;
- *  2. the session: a subject under Nsight Compute performs the same runs (GL_LAB.run_once:
+ *  2. the session: a subject under Nsight Compute performs the same runs (gl_lab_run_once:
  *     the judge checks each output, as in any test) with every metric any run asked for, and
  *     Nsight Compute writes its CSV itself; the judge reads it.
  * A profiled run is graded like any other (GRADING.md rule 10): it must launch the kernels
@@ -265,7 +265,7 @@ static int perform_runs(int profiled)
         if (profiled)
             gl_outputs_begin();
         if (setjmp(run_failed) == 0) {
-            const char *why = GL_LAB.run_once(r->nargs, (char **)args);
+            const char *why = gl_lab_run_once(r->nargs, (char **)args);
             if (why && *why)
                 snprintf(r->error, sizeof r->error, "%s is not right yet (the correctness tests "
                          "say what is wrong): %s", r->args[0], why);

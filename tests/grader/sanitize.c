@@ -1,7 +1,7 @@
 /* sanitize.c: the sanitize kind. compute-sanitizer runs the subject three
  * times (memcheck; racecheck where the PTX uses shared memory; synccheck where it
  * has barriers or warp-synchronous instructions); in each session every student
- * launcher of the lab runs once on a small problem (GL_LAB.probe), and the
+ * launcher of the lab runs once on a small problem (gl_lab_probe), and the
  * errors the tool writes to its own log file are given to the launcher whose
  * kernel they name. The tool, not the subject, writes the log: the student's
  * code cannot write files, and what it prints goes nowhere. A call under the tool is graded
@@ -135,7 +135,7 @@ void gl_sanitize_run(const char *sanitizer, gl_sanitize_result *res, int n)
             volatile int before = gl_kit_error_count();
             gl_judge_test_begin(300, NULL);
             if (setjmp(probe_failed) == 0)
-                GL_LAB.probe(res[i].launcher);
+                gl_lab_probe(res[i].launcher);
             else if (gl_kit_error_count() != before)
                 snprintf(res[i].kit_error, sizeof res[i].kit_error, "%s", probe_why);
             else if (!res[i].error[0])

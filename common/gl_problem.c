@@ -1,0 +1,102 @@
+/* gl_problem.c: one call of a launcher on a lab's problem, checked (gl_problem.h). */
+#include "gl_problem.h"
+
+#include "gl_buffer.h"
+#include "gl_check.h"
+#include "gl_device_data.h"
+
+#include <stdio.h>
+#include <string.h>
+
+unsigned long long gl_problem_seed(unsigned long long seed, int k)
+{
+    return seed ^ (0x9e3779b97f4a7c15ull * (unsigned long long)k);
+}
+
+static size_t elem_size(const gl_problem_buf *b)
+{
+    return b->cmp == GL_CMP_DOUBLE ? 8 : 4;
+}
+
+size_t gl_problem_wrong(const gl_problem_buf *b, const void *expected, const void *got,
+                        size_t *first)
+{
+    size_t n = b->bytes / elem_size(b);
+    *first = 0;
+    if (b->cmp == GL_CMP_FLOAT)
+        return gl_device_diff_float(expected, got, n, (float)b->atol, (float)b->rtol, first);
+    if (b->cmp == GL_CMP_DOUBLE)
+        return gl_device_diff_double(expected, got, n, b->atol, b->rtol, first);
+    return gl_device_diff_words(expected, got, b->bytes / 4, first);
+}
+
+void gl_problem_where(const gl_problem_buf *b, size_t i, char *out, size_t len)
+{
+    if (b->row)
+        snprintf(out, len, "[%zu][%zu]", i / b->row, i % b->row);
+    else
+        snprintf(out, len, "[%zu]", i);
+}
+
+static int nbufs(const gl_problem *p)
+{
+    return p->inputs + p->outputs;
+}
+
+const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned long long seed)
+{
+    static char why[1024];
+    gl_buf got[GL_PROBLEM_BUFS], want[GL_PROBLEM_BUFS];
+    void *g[GL_PROBLEM_BUFS], *w[GL_PROBLEM_BUFS];
+    char at[64];
+    size_t first, wrong;
+    int k;
+    why[0] = '\0';
+    if (nbufs(p) > GL_PROBLEM_BUFS || p->outputs < 1 || (!p->reference && !p->reference_fn))
+        gl_fail("gl_problem_check(%s, %s): a malformed problem", launcher, p->what);
+    for (k = 0; k < nbufs(p); k++) {
+        got[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        want[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        g[k] = got[k].ptr;
+        w[k] = want[k].ptr;
+        if (k >= p->inputs)
+            gl_buf_poison(&got[k]); /* an element never written is found */
+        if (k < p->inputs || p->buf[k].made) {
+            p->make(p->ctx, k, g[k], gl_problem_seed(seed, k));
+            p->make(p->ctx, k, w[k], gl_problem_seed(seed, k));
+        }
+    }
+    if (p->setup)
+        p->setup(p->ctx, launcher, seed);
+    p->call(p->ctx, launcher, g);
+    GL_CHECK_LAUNCH(launcher);
+    if (p->reference) {
+        p->call(p->ctx, p->reference, w);
+        GL_CHECK_LAUNCH(p->reference);
+    } else {
+        p->reference_fn(p->ctx, w);
+    }
+    for (k = 0; k < nbufs(p) && !why[0]; k++) {
+        const gl_problem_buf *b = &p->buf[k];
+        gl_guard_report r;
+        if (gl_buf_check_guards(&got[k], &r)) {
+            gl_guard_describe(&r, b->bytes, elem_size(b), b->name, why, sizeof why);
+        } else if (k < p->inputs && p->inputs_read_only &&
+                   gl_device_diff_words(w[k], g[k], b->bytes / 4, &first)) {
+            gl_problem_where(b, first, at, sizeof at);
+            snprintf(why, sizeof why, "its input %s changed at %s: the inputs are read-only",
+                     b->name, at);
+        } else if (k >= p->inputs && (wrong = gl_problem_wrong(b, w[k], g[k], &first))) {
+            gl_problem_where(b, first, at, sizeof at);
+            snprintf(why, sizeof why, "%s is wrong at %zu of %zu elements %s, first at %s; %s",
+                     b->name, wrong, b->bytes / elem_size(b), p->what, at,
+                     p->hint ? p->hint : "every call must compute its whole output from its "
+                                         "own inputs");
+        }
+    }
+    for (k = 0; k < nbufs(p); k++) {
+        gl_buf_free(&got[k]);
+        gl_buf_free(&want[k]);
+    }
+    return why;
+}

@@ -1,0 +1,73 @@
+/* gl_problem.h: a lab's problem, described once in its lab.c for its demo and its grader:
+ * the buffers of one call, how its inputs are made on the GPU from a seed, the call, the
+ * reference that gives the expected outputs, how an output is compared, and the work of a call
+ * for the rates. The demo checks and times its variants on it (gl_demo_table); the grader
+ * times a launcher on fresh inputs (gl_perf_ms), shows that it only enqueues its work
+ * (gl_perf_queued), and runs it once for a probe or under Nsight Compute (gl_problem_check). */
+#ifndef GL_PROBLEM_H
+#define GL_PROBLEM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GL_PROBLEM_BUFS 6
+
+typedef enum { GL_CMP_WORDS, GL_CMP_FLOAT, GL_CMP_DOUBLE } gl_cmp_kind;
+
+typedef struct {
+    const char *name; /* as the messages say it: "out", "a" */
+    size_t bytes;     /* of one call */
+    gl_cmp_kind cmp;  /* an output: word by word, or floats or doubles within atol + rtol |x| */
+    double atol, rtol;
+    size_t row;       /* elements a row: the messages say [row][col] (0: [i]) */
+    int made;         /* an output the call updates in place: made from the seed, not poisoned */
+} gl_problem_buf;
+
+typedef struct {
+    const char *what;    /* in the messages (and the grader's key): "at 8192 x 8192" */
+    int inputs, outputs; /* buf[0 .. inputs) are the inputs, then the outputs */
+    gl_problem_buf buf[GL_PROBLEM_BUFS];
+    void *ctx;           /* the lab's size, given back to its functions */
+    /* makes buffer k (an input, or a made output) of a call on the GPU from seed */
+    void (*make)(void *ctx, int k, void *dst, unsigned long long seed);
+    /* runs launcher once on one call's buffers (inputs, then outputs) */
+    void (*call)(void *ctx, const char *launcher, void *const *buf);
+    /* the reference: the kit's launcher of that name, run by call on the same inputs, */
+    const char *reference;
+    /* or the lab's own (NULL reference): the outputs of buf from its inputs, on the GPU */
+    void (*reference_fn)(void *ctx, void *const *buf);
+    /* the student's setters (a __constant__ copy) before a call's inputs exist, or NULL */
+    void (*setup)(void *ctx, const char *launcher, unsigned long long seed);
+    int inputs_read_only; /* a check also finds every input as it was made */
+    /* what a wrong output most likely means, in the lab's terms (NULL: every call must compute
+     * its whole output from its own inputs) */
+    const char *hint;
+    double work;         /* bytes moved (or FLOPs) by one call: the demo's rate */
+    /* the grader's timed rounds: calls a round, each on its own buffers (at most 31: together
+     * larger than the L2), rounds after the warm-up, and calls a round of a slow kit's launcher
+     * (0: as many) */
+    int sets, rounds, baseline_sets;
+} gl_problem;
+
+/* Runs launcher once on inputs made from seed and on poisoned outputs with guard zones, and
+ * compares every output with the reference's on the same inputs: "" when right, else why, in
+ * the problem's words (a static buffer). The inputs must be unchanged where they are read-only,
+ * and nothing written outside the outputs. */
+const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned long long seed);
+
+/* Wrong elements of output k (got, device) against the expected (device), by the buffer's
+ * comparison; *first gets the first one's index. */
+size_t gl_problem_wrong(const gl_problem_buf *b, const void *expected, const void *got,
+                        size_t *first);
+/* "[i]", or "[row][col]" where the buffer has rows. */
+void gl_problem_where(const gl_problem_buf *b, size_t i, char *out, size_t len);
+/* The seed of buffer k of call i of a round (the first buffer's is seed itself). */
+unsigned long long gl_problem_seed(unsigned long long seed, int k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
