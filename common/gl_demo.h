@@ -37,6 +37,23 @@ struct gl_table;
  * Returns the demo's exit status: 0, or 1 if the CSV could not be written. */
 int gl_demo_end(struct gl_table *table, const gl_demo_args *args, int wrong, const char *lab);
 
+/* A demo's table of variants on its lab's problem (gl_problem.h: problem(launcher, size) at
+ * the demo's size, the function the grader uses): each variant is
+ * checked as the grader checks it (gl_problem_check; a wrong one is reported, not timed),
+ * then timed (gl_time_ms: median of 21, L2 flushed) on one set of buffers, and shown as time,
+ * effective bandwidth (p->work bytes a call), share of cudaMemcpy's and speedup over the
+ * variant marked baseline. lab: "08-transpose"; note: the size, in the table's header.
+ * Returns gl_demo_end's status. */
+#define GL_DEMO_MAX_VARIANTS 16
+typedef struct {
+    const char *launcher, *label; /* "transpose_naive", "naive" */
+    int baseline;                 /* the one the others' speedups are over */
+} gl_demo_variant;
+struct gl_problem_s;
+typedef struct gl_problem_s (*gl_problem_fn)(const char *launcher, void *size);
+int gl_demo_table(const char *lab, const char *note, const gl_demo_variant *variants,
+                  gl_problem_fn problem, void *size, const gl_demo_args *args);
+
 #ifdef __cplusplus
 }
 #endif

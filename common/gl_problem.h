@@ -26,7 +26,7 @@ typedef struct {
     int made;         /* an output the call updates in place: made from the seed, not poisoned */
 } gl_problem_buf;
 
-typedef struct {
+typedef struct gl_problem_s {
     const char *what;    /* in the messages (and the grader's key): "at 8192 x 8192" */
     int inputs, outputs; /* buf[0 .. inputs) are the inputs, then the outputs */
     gl_problem_buf buf[GL_PROBLEM_BUFS];

@@ -10,6 +10,7 @@
 #include "gl_device.h"
 #include "gl_exec.h"
 #include "gl_matmul.h"
+#include "gl_problem.h"
 #include "gl_random.h"
 #include "gl_table.h"
 #include "gl_timing.h"

@@ -88,38 +88,11 @@ GL_TEST(padded_random, GL_CORRECTNESS, 1, 15, "padded, a size drawn from the see
     check_random("transpose_padded");
 }
 
-/* The problem the grader times (and queues): a random dim x dim matrix, its transpose, the
- * kit's naive one the reference. */
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    int dim = *(int *)ctx;
-    (void)k;
-    gl_device_fill_float(dst, (size_t)dim * dim, -1.0f, 1.0f, seed);
-}
-
-static void problem_call(void *ctx, const char *launcher, void *const *buf)
-{
-    int dim = *(int *)ctx;
-    transpose_run(launcher, buf[1], buf[0], dim, dim);
-}
-
-static gl_problem problem(int *dim, char *what, size_t len)
-{
-    size_t bytes = (size_t)*dim * *dim * sizeof(float);
-    gl_problem p = {.what = what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = dim,
-                 .make = problem_make, .call = problem_call, .reference = "transpose_naive"};
-    snprintf(what, len, "at %d x %d", *dim, *dim);
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes};
-    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .row = (size_t)*dim};
-    return p;
-}
-
 /* The launcher only enqueues its kernel: 1000 x 1000 behind a 150 ms kernel. */
 static void check_async(const char *launcher)
 {
-    int dim = 1000;
-    char what[64];
-    gl_problem p = problem(&dim, what, sizeof what);
+    transpose_size z = {1000, 1000, ""};
+    gl_problem p = transpose_problem(launcher, &z);
     gl_perf_queued(launcher, &p);
 }
 
@@ -222,11 +195,11 @@ GL_TEST(padded_pitch, GL_TECHNIQUE, 4, 10, "padded: row pitch not a multiple of 
  * of them (256 MiB each way: beyond any L2), an input made again and the expected output. */
 static double gbps(const char *launcher, int *dim)
 {
-    char what[64];
+    transpose_size z;
     gl_problem p;
-    *dim = gl_pool_mib() >= 18 * 257 ? 8192 : 4096;
-    p = problem(dim, what, sizeof what);
-    return gl_gbps(2.0 * (double)*dim * *dim * sizeof(float), gl_perf_ms(launcher, &p));
+    *dim = z.rows = z.cols = gl_pool_mib() >= 18 * 257 ? 8192 : 4096;
+    p = transpose_problem(launcher, &z);
+    return gl_gbps(p.work, gl_perf_ms(launcher, &p));
 }
 
 GL_TEST(tiled_vs_naive, GL_PERFORMANCE, 5, 120, "tiled faster than naive")
@@ -332,37 +305,19 @@ GL_TEST(tiled_conflicts, GL_PROFILE, 2, 300, "tiled: bank conflicts")
                  detail);
 }
 
-/* Under Nsight Compute: one launcher, once, on rows x cols; checked. */
-static const char *run_once(int argc, char **argv)
+/* The problem of a profile run (LAUNCHER ROWS COLS) or of a probe (96 x 64). */
+static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    long rows, cols;
-    float *h_in, *h_ref;
-    const char *why;
-    gl_rng rng;
-
-    if (argc != 3 || gl_parse_long(argv[1], 1, 65536, &rows) ||
-        gl_parse_long(argv[2], 1, 65536, &cols))
-        return "usage: LAUNCHER ROWS COLS";
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    transpose_make(&rng, (int)rows, (int)cols, &h_in, &h_ref);
-    why = transpose_check(argv[0], (int)rows, (int)cols, h_in, h_ref);
-    free(h_in);
-    free(h_ref);
-    return why;
+    static transpose_size z;
+    long rows = 96, cols = 64;
+    if (argc != 0 && (argc != 2 || gl_parse_long(argv[0], 1, 65536, &rows) ||
+                      gl_parse_long(argv[1], 1, 65536, &cols)))
+        return -1;
+    z.rows = (int)rows;
+    z.cols = (int)cols;
+    *p = transpose_problem(launcher, &z);
+    return 0;
 }
 
-/* One call on a small matrix, to see which kernels a launcher launches. */
-static void probe(const char *launcher)
-{
-    float *h_in, *h_ref;
-    gl_rng rng;
-    gl_rng_init(&rng, gl_seed(), "probe");
-    transpose_make(&rng, 96, 64, &h_in, &h_ref);
-    transpose_check(launcher, 96, 64, h_in, h_ref);
-    free(h_in);
-    free(h_ref);
-}
-
-/* the largest test: 8 inputs and 8 outputs of 8192 x 8192 floats, and the expected one */
-const gl_lab GL_LAB = {.name = "08-transpose", .file = "transpose.cu", .run_once = run_once,
-                       .probe = probe, .pool_mib = 18 * 257 + 64};
+const gl_lab GL_LAB = {.name = "08-transpose", .file = "transpose.cu", .problem = problem,
+                       .pool_mib = 18 * 257 + 64};

@@ -100,3 +100,38 @@ const char *transpose_check(const char *launcher, int rows, int cols, const floa
     free(h_back);
     return why;
 }
+
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    const transpose_size *z = ctx;
+    (void)k;
+    gl_device_fill_float(dst, (size_t)z->rows * z->cols, -1.0f, 1.0f, seed);
+}
+
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    const transpose_size *z = ctx;
+    transpose_run(launcher, buf[1], buf[0], z->rows, z->cols);
+}
+
+static void problem_copy(void *ctx, void *const *buf)
+{
+    const transpose_size *z = ctx;
+    gl_device_copy_words_strided(buf[1], 1, buf[0], 1, (size_t)z->rows * z->cols);
+}
+
+gl_problem transpose_problem(const char *launcher, void *size)
+{
+    transpose_size *z = size;
+    size_t bytes = (size_t)z->rows * z->cols * sizeof(float);
+    int copy = !strcmp(launcher, "transpose_copy");
+    gl_problem p = {.what = z->what, .inputs = 1, .outputs = 1, .ctx = z, .make = problem_make,
+                    .call = problem_call, .reference = copy ? NULL : "transpose_naive",
+                    .reference_fn = copy ? problem_copy : NULL, .inputs_read_only = 1,
+                    .work = 2.0 * (double)bytes, .sets = 8, .rounds = 5};
+    snprintf(z->what, sizeof z->what, "at %d x %d", z->rows, z->cols);
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .row = (size_t)z->cols};
+    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes,
+                                .row = (size_t)(copy ? z->cols : z->rows)};
+    return p;
+}

@@ -21,4 +21,14 @@ void transpose_make(gl_rng *rng, int rows, int cols, float **in, float **ref);
 const char *transpose_check(const char *launcher, int rows, int cols, const float *in,
                             const float *ref);
 
+/* The problem the demo and the grader time (common/gl_problem.h): a random rows x cols matrix
+ * in [-1, 1) and launcher's output of it, the kit's naive transpose the reference (a copy's
+ * own input, for transpose_copy). size, a transpose_size, holds the size and the words, and
+ * must outlive the problem. */
+typedef struct {
+    int rows, cols;
+    char what[64];
+} transpose_size;
+gl_problem transpose_problem(const char *launcher, void *size);
+
 #endif
