@@ -203,50 +203,10 @@ GL_TEST(scaled_add_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 scaled add: .v4 l
 
 /* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
-#define PERF_K 3
-
-/* The problem the grader times (and queues): n random ints in a (and b), a copy or a scaled
- * add of them; the given copy or scaled add the reference. gl_copy: cudaMemcpyAsync. */
-typedef struct {
-    int n, copy;
-} problem_size;
-
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    const problem_size *z = ctx;
-    (void)k;
-    gl_device_fill_int(dst, (size_t)z->n, -1000000, 1000000, seed);
-}
-
-static void problem_call(void *ctx, const char *launcher, void *const *buf)
-{
-    const problem_size *z = ctx;
-    if (!strcmp(launcher, "gl_copy"))
-        gl_copy(buf[1], buf[0], (size_t)z->n * sizeof(int));
-    else if (z->copy)
-        vl_run(launcher, buf[1], buf[0], NULL, PERF_K, z->n);
-    else
-        vl_run(launcher, buf[2], buf[0], buf[1], PERF_K, z->n);
-}
-
-static gl_problem problem(problem_size *z, char *what, size_t len)
-{
-    size_t bytes = (size_t)z->n * sizeof(int);
-    gl_problem p = {.what = what, .sets = 16, .rounds = 5, .inputs = z->copy ? 1 : 2, .outputs = 1,
-                 .ctx = z, .make = problem_make, .call = problem_call,
-                 .reference = z->copy ? "copy_int" : "scaled_add_int", .inputs_read_only = 1};
-    snprintf(what, len, "with n = %d", z->n);
-    p.buf[0] = (gl_problem_buf){.name = "a", .bytes = bytes};
-    p.buf[1] = (gl_problem_buf){.name = z->copy ? "out" : "b", .bytes = bytes};
-    p.buf[2] = (gl_problem_buf){.name = "out", .bytes = bytes};
-    return p;
-}
-
 GL_TEST(copy_int4_async, GL_CORRECTNESS, 2, 30, "int4 copy, launcher returns at once")
 {
-    problem_size z = {LARGE + 3, 1};
-    char what[64];
-    gl_problem p = problem(&z, what, sizeof what);
+    vl_size z = {LARGE + 3, ""};
+    gl_problem p = vl_problem("copy_int4", &z);
     gl_perf_queued("copy_int4", &p);
 }
 
@@ -255,15 +215,14 @@ GL_TEST(copy_int4_async, GL_CORRECTNESS, 2, 30, "int4 copy, launcher returns at 
  * smaller GPU. */
 static double gbps(const char *launcher, int copy, int *n)
 {
-    problem_size z = {1 << 26, copy};
+    vl_size z = {1 << 26, ""};
     int arrays = 17 * (copy ? 2 : 3);
-    char what[64];
     gl_problem p;
     while (z.n > 1 << 22 && arrays * ((z.n >> 18) + 1) > gl_pool_mib())
         z.n /= 2;
     *n = z.n;
-    p = problem(&z, what, sizeof what);
-    return gl_gbps((copy ? 2.0 : 3.0) * (double)z.n * sizeof(int), gl_perf_ms(launcher, &p));
+    p = vl_problem(launcher, &z);
+    return gl_gbps(p.work, gl_perf_ms(launcher, &p));
 }
 
 static void expect_faster(const char *fast, const char *slow, double min_ratio, const char *why)
@@ -333,36 +292,19 @@ GL_TEST(int4_load_instructions, GL_PROFILE, 5, 300, "int4 copy: 1 load per 128 i
                  v[0], n, per128, MAX_INT4_LOADS_PER_128, v[1]);
 }
 
-/* One call on a small aligned problem (the sanitize kind runs it). */
-static void probe(const char *launcher)
+/* The problem of a profile run (LAUNCHER N: n aligned ints) or of a probe (3001). */
+static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    int *a, *b;
-    gl_rng rng;
-    gl_rng_init(&rng, gl_seed(), "probe");
-    vl_make(&rng, 3001, &a, &b);
-    vl_check(launcher, 3001, (vl_offsets){0, 0, 0}, 7, a, b);
-    free(a);
-    free(b);
-}
-
-/* Under Nsight Compute: one launcher, once, on n aligned ints; checked. */
-static const char *run_once(int argc, char **argv)
-{
-    static char why[2048];
-    int *a, *b;
-    gl_rng rng;
-    long n;
-    if (argc != 2 || !gl_launcher_find(argv[0]) || gl_parse_long(argv[1], 0, 1L << 28, &n))
-        return "usage: LAUNCHER N";
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    vl_make(&rng, (int)n, &a, &b);
-    snprintf(why, sizeof why, "%s", vl_check(argv[0], (int)n, (vl_offsets){0, 0, 0}, 7, a, b));
-    free(a);
-    free(b);
-    return why;
+    static vl_size z;
+    long n = 3001;
+    if (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 0, 1L << 28, &n)))
+        return -1;
+    z.n = (int)n;
+    *p = vl_problem(launcher, &z);
+    return 0;
 }
 
 /* the largest test: 16 sets of a, b and out of 2^26 ints (256 MiB each), and one more to
  * make the inputs again and the expected out */
 const gl_lab GL_LAB = {.name = "07-vectorized-loads", .file = "vectorized_loads.cu",
-                       .run_once = run_once, .probe = probe, .pool_mib = 17 * 3 * 257 + 64};
+                       .problem = problem, .pool_mib = 17 * 3 * 257 + 64};

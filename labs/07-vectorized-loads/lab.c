@@ -133,3 +133,36 @@ const char *vl_check(const char *launcher, int n, vl_offsets off, int k, const i
     free(h_back);
     return why;
 }
+
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    (void)k;
+    gl_device_fill_int(dst, (size_t)((vl_size *)ctx)->n, -1000000, 1000000, seed);
+}
+
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    int n = ((vl_size *)ctx)->n;
+    if (!strcmp(launcher, "gl_copy"))
+        gl_copy(buf[1], buf[0], (size_t)n * sizeof(int));
+    else if (vl_is_copy(launcher))
+        vl_run(launcher, buf[1], buf[0], NULL, 3, n);
+    else
+        vl_run(launcher, buf[2], buf[0], buf[1], 3, n);
+}
+
+gl_problem vl_problem(const char *launcher, void *size)
+{
+    vl_size *z = size;
+    size_t bytes = (size_t)z->n * sizeof(int);
+    int copy = !strcmp(launcher, "gl_copy") || vl_is_copy(launcher);
+    gl_problem p = {.what = z->what, .inputs = copy ? 1 : 2, .outputs = 1, .ctx = z,
+                    .make = problem_make, .call = problem_call,
+                    .reference = copy ? "copy_int" : "scaled_add_int", .inputs_read_only = 1,
+                    .work = (copy ? 2.0 : 3.0) * (double)bytes, .sets = 16, .rounds = 5};
+    snprintf(z->what, sizeof z->what, "with n = %d", z->n);
+    p.buf[0] = (gl_problem_buf){.name = "a", .bytes = bytes};
+    p.buf[1] = (gl_problem_buf){.name = copy ? "out" : "b", .bytes = bytes};
+    p.buf[2] = (gl_problem_buf){.name = "out", .bytes = bytes};
+    return p;
+}

@@ -14,6 +14,16 @@
 void vl_run(const char *name, int *out, const int *a, const int *b, int k, int n);
 int vl_is_copy(const char *launcher);
 
+/* The problem the grader times (common/gl_problem.h): n random ints in a (and b) and
+ * launcher's copy, or scaled add with k = 3, of them; the given copy_int or scaled_add_int the
+ * reference (gl_copy, cudaMemcpyAsync, is a copy). size, a vl_size, holds the size and the
+ * words, and must outlive the problem. */
+typedef struct {
+    int n;
+    char what[64];
+} vl_size;
+gl_problem vl_problem(const char *launcher, void *size);
+
 /* The ints past n that every array of a check has: room for the offsets
  * (at most VL_ROOM / 2) and for writes past the end, which must not happen. */
 #define VL_ROOM 8
