@@ -104,7 +104,16 @@ LIB := $(BUILD)/libgpulabs.a
 CUBLAS_LABS := 09-matmul-tiling 11-sgemm
 lab_libs = $(if $(filter $(1),$(CUBLAS_LABS)),-lcublas)
 lab_so_libs = $(if $(filter $(1),$(CUBLAS_LABS)),$(BUILD)/common/gl_cublas.o -lcublas \
-              -L$(CUDA_LIB) -Xlinker -rpath -Xlinker $(CUDA_LIB))
+              -L$(CUDA_LIB) -Xlinker -rpath -Xlinker $(CUDA_LIB)) \
+              $(if $(call compiled_of,$(1)),$(call compiled_objs,$(1)) $(BUILD)/common/gl_compiled.o -ldl)
+# given kernels the kit ships compiled (common/gl_compiled.h): labs/NN-slug/compiled/NAME.cu in
+# the kit (an earlier lab's answer, lab 11's sgemm_tiled_kernel), NAME.ptx in the student
+# release (tools/release makes it), which must not hand that answer out as source. Each is
+# compiled for this GPU into a fatbinary, linked in as the array gl_compiled_NAME.
+compiled_of = $(sort $(basename $(notdir $(wildcard labs/$(1)/compiled/*.cu labs/$(1)/compiled/*.ptx))))
+compiled_objs = $(foreach k,$(call compiled_of,$(1)),$(BUILD)/labs/$(1)/compiled/$(k).fatbin.o)
+compiled_ptx = $(foreach k,$(call compiled_of,$(1)),$(BUILD)/labs/$(1)/compiled/$(k).ptx)
+.SECONDARY: $(foreach l,$(LABS),$(patsubst %.o,%,$(call compiled_objs,$(l))))
 # what gl-review need not list for a lab: its reference uses it (tests/grader/review.c)
 REVIEW_ALLOW_04-constant-memory := cudaMemcpyToSymbol
 REVIEW_ALLOW_05-atomics := cudaMemsetAsync
@@ -125,6 +134,11 @@ $(LIB): $(COMMON_OBJS)
 $(BUILD)/common/%.o: common/%.c $(COMMON_HEADERS) $(TOOLCHAIN_STAMP)
 	@mkdir -p $(@D)
 	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) -c $< -o $@
+
+# linked into the grader's baselines.so too (lab_so_libs): position-independent
+$(BUILD)/common/gl_compiled.o: common/gl_compiled.c common/gl_compiled.h $(TOOLCHAIN_STAMP)
+	@mkdir -p $(@D)
+	$(call say,CC,$<) $(CC) $(KIT_CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/common/%.o: common/%.cu $(COMMON_HEADERS) $(TOOLCHAIN_STAMP)
 	@mkdir -p $(@D)
@@ -238,10 +252,11 @@ NOT_COMPILED := awk '/ DID NOT COMPILE: / { nc = 1; n = 0; pts = 0; said = 0 } \
 define LAB_RULES
 # a demo finds the lab's launchers by name (gl_exec): -rdynamic exports them
 $(BUILD)/labs/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/lab.o \
-                         $(BUILD)/labs/$(1)/baselines.o $(BUILD)/labs/$(1)/$(2).o $(LIB)
+                         $(BUILD)/labs/$(1)/baselines.o $(call compiled_objs,$(1)) $(BUILD)/labs/$(1)/$(2).o $(LIB)
 	$$(call say,LINK,$$@) $(CC) -rdynamic $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
 $(BUILD)/solutions/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/lab.o \
-                              $(BUILD)/labs/$(1)/baselines.o $(BUILD)/solutions/$(1)/$(2).o $(LIB)
+                              $(BUILD)/labs/$(1)/baselines.o $(call compiled_objs,$(1)) \
+                              $(BUILD)/solutions/$(1)/$(2).o $(LIB)
 	$$(call say,LINK,$$@) $(CC) -rdynamic $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
 $(BUILD)/labs/$(1)/demo.o: labs/$(1)/demo.c labs/$(1)/lab.h labs/$(1)/$(2).h $(COMMON_HEADERS) \
                           $(TOOLCHAIN_STAMP)
@@ -257,6 +272,19 @@ $(BUILD)/labs/$(1)/%.o: labs/$(1)/%.cu labs/$(1)/$(2).h $(TOOLCHAIN_STAMP)
 $(BUILD)/solutions/$(1)/$(2).o: solutions/$(1)/$(2).cu labs/$(1)/$(2).h $(TOOLCHAIN_STAMP)
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -c $$< -o $$@
+# its kernels that ship compiled: the PTX (from the kit's source, for this GPU; or the
+# release's, as it is), a fatbinary for this GPU, and that as the array gl_compiled_NAME
+$(BUILD)/labs/$(1)/compiled/%.ptx: labs/$(1)/compiled/%.cu labs/$(1)/$(2).h $(TOOLCHAIN_STAMP)
+	@mkdir -p $$(@D)
+	$$(call say,NVCC,$$<) $(NVCC) -O3 -arch=compute_$(SM) $(NVCCFLAGS) -Ilabs/$(1) -Icommon -ptx $$< -o $$@
+$(BUILD)/labs/$(1)/compiled/%.ptx: labs/$(1)/compiled/%.ptx
+	@mkdir -p $$(@D) && cp $$< $$@
+$(BUILD)/labs/$(1)/compiled/%.fatbin: $(BUILD)/labs/$(1)/compiled/%.ptx $(TOOLCHAIN_STAMP)
+	$$(call say,FATBIN,$$@) $(NVCC) -fatbin $(GENCODE) $(NVCCFLAGS) $$< -o $$@
+$(BUILD)/labs/$(1)/compiled/%.fatbin.o: $(BUILD)/labs/$(1)/compiled/%.fatbin
+	$$(call say,EMBED,$$@) { printf '/* %s as an array (Makefile) */\nconst unsigned char gl_compiled_%s[] __attribute__((aligned(8))) = {\n' $$< $$*; \
+	  od -An -v -tx1 $$< | awk '{ for (i = 1; i <= NF; i++) printf "0x%s,", $$$$i; print "" }'; \
+	  echo '};'; } > $$(@:.o=.c) && $(CC) -fPIC -c $$(@:.o=.c) -o $$@
 
 # the grader: the judge (the lab's suite and description), the subject (the description's
 # launcher table; it exports the CUDA calls it records: -rdynamic), and the given baselines
@@ -276,11 +304,13 @@ $(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/lab.h labs/$(1)/$(2).h $(GRA
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) $(CHECK_CFLAGS) -Itests/grader -Ilabs/$(1) -c $$< -o $$@
 $(BUILD)/tests/$(1)/baselines.so: labs/$(1)/baselines.cu labs/$(1)/$(2).h $(TOOLCHAIN_STAMP) \
-                                  $(filter %.o,$(call lab_so_libs,$(1))) $(COMMON_HEADERS)
+                                  $(filter %.o,$(call lab_so_libs,$(1))) $(call compiled_ptx,$(1)) \
+                                  $(COMMON_HEADERS)
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -shared -cudart shared $$< -o $$@ \
 	    $(call lab_so_libs,$(1)) && \
-	  $(NVCC) $(NVFLAGS) -Ilabs/$(1) -ptx $$< -o $$(@:.so=.ptx)
+	  $(NVCC) $(NVFLAGS) -Ilabs/$(1) -ptx $$< -o $$(@:.so=.ptx) \
+	  $(if $(call compiled_of,$(1)),&& cat $(call compiled_ptx,$(1)) >> $$(@:.so=.ptx))
 
 # the student's file, compiled alone with only the lab's header in sight and its dependencies
 # checked (tools/compile-submission); a file that does not compile is not a make error: the
@@ -446,6 +476,8 @@ test-handouts: lab-arg $(foreach l,$(LAB_SEL),$(BUILD)/tests/$(l)/runner) ## eac
 
 test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe \
            $(BUILD)/tools/gl-report $(BUILD)/tests/08-transpose/runner
+	@echo "== the student release hands out no answer (tools/release, its leak check) =="
+	@tests/unit/release_test.sh
 	@echo "== unit tests of common/ and the grader =="
 	@$(BUILD)/tests/unit/unit
 	@echo "== the subject's containment =="

@@ -1,47 +1,46 @@
-/* tests/04-constant-memory.cu: the suite's own kernels (the judge's, never a student's).
+/* tests/04-constant-memory.cu: the suite's own kernel (the judge's, never a student's).
  *
- * The references for the timed outputs of tasks 2 and 3. The given kernels of those tasks are
+ * The reference for the timed outputs of tasks 2 and 3. The given kernels of those tasks are
  * the slow sides of their lessons: the random lookup from constant memory takes 25 ms a call,
- * the run-time loop over 1024 constant taps 3.4 ms (2^24 and 2^22 outputs, H100); these read
- * the same data from global memory through the read-only cache, in a fraction of that, and
- * add in the same order. */
+ * the run-time loop over 1024 constant taps 3.4 ms (2^24 and 2^22 outputs, H100); this reads
+ * the same data from global memory, in a fraction of that, and adds in the same order. One
+ * kernel serves both, a weighted sum over a window of src:
+ *     out[i] = sum for k < terms of weight[k] * src[(start(i) + k) & mask]
+ * the lookup with start(i) = idx[i], every weight 1 and mask CM_TABLE - 1 (CM_TABLE is a power
+ * of two), the convolution with start(i) = i, its taps as weights and no mask. It is neither
+ * task's kernel: the tasks are about where their data lives, and this one takes no side. */
 #include "constant_memory.h"
 
 #include <cuda_runtime.h>
 
-__global__ void suite_lookup_kernel(float *out, const int *__restrict__ idx,
-                                    const float *__restrict__ table, int n)
+__global__ void suite_window_sum_kernel(float *out, const float *src, const int *start,
+                                        const float *weight, int terms, unsigned mask, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        unsigned first = idx[i];
-        float sum = 0.0f;
-        for (int k = 0; k < CM_LOOKUPS; k++)
-            sum += table[(first + k) % CM_TABLE];
-        out[i] = sum;
-    }
+    if (i >= n)
+        return;
+    unsigned from = start ? (unsigned)start[i] : (unsigned)i;
+    float sum = 0.0f;
+    for (int k = 0; k < terms; k++)
+        sum += (weight ? weight[k] : 1.0f) * src[(from + k) & mask];
+    out[i] = sum;
 }
 
-__global__ void suite_convolve_kernel(float *out, const float *__restrict__ in,
-                                      const float *__restrict__ taps, int ntaps, int n)
+static void window_sum(float *out, const float *src, const int *start, const float *weight,
+                       int terms, unsigned mask, int n)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        float sum = 0.0f;
-        for (int k = 0; k < ntaps; k++)
-            sum += taps[k] * in[i + k];
-        out[i] = sum;
-    }
+    if (n > 0 && terms >= 1)
+        suite_window_sum_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, src, start, weight, terms, mask,
+                                                            n);
 }
 
 extern "C" void cm_suite_lookup(float *out, const int *idx, const float *table, int n)
 {
-    if (n > 0)
-        suite_lookup_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, idx, table, n);
+    static_assert((CM_TABLE & (CM_TABLE - 1)) == 0, "CM_TABLE is a power of two");
+    window_sum(out, table, idx, NULL, CM_LOOKUPS, CM_TABLE - 1, n);
 }
 
 extern "C" void cm_suite_convolve(float *out, const float *in, const float *taps, int ntaps, int n)
 {
-    if (n > 0 && ntaps >= 1)
-        suite_convolve_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, in, taps, ntaps, n);
+    window_sum(out, in, NULL, taps, ntaps, ~0u, n);
 }

@@ -35,6 +35,8 @@ div_work div_work_of(const char *launcher)
 {
     if (!strncmp(launcher, "branch_by_", 10))
         return DIV_HASH;
+    if (!strcmp(launcher, "same_code_by_warp"))
+        return DIV_SAME_CODE_BY_WARP;
     if (!strncmp(launcher, "same_code_", 10))
         return DIV_SAME_CODE;
     if (!strncmp(launcher, "classify", 8))
@@ -60,6 +62,9 @@ void div_reference(div_work what, const unsigned *in, unsigned *ref, int n)
             break;
         case DIV_SAME_CODE:
             ref[i] = hash_with(in[i], i % 2 == 0 ? DIV_MULT_EVEN : DIV_MULT_ODD);
+            break;
+        case DIV_SAME_CODE_BY_WARP:
+            ref[i] = hash_with(in[i], i / 32 % 2 == 0 ? DIV_MULT_EVEN : DIV_MULT_ODD);
             break;
         case DIV_CLASSIFY:
             ref[i] = classify_one(in[i]);
@@ -129,6 +134,9 @@ static const char *hint(div_work what, const gl_cmp *c)
                    "elements, lane l of the even warp takes 2 l, of the odd warp 2 l + 1)";
         return "Wrong values: element i gets hash_even when i is even, hash_odd when it is "
                "odd, whichever thread computes it";
+    case DIV_SAME_CODE_BY_WARP:
+        return "Wrong values: element i is hashed with DIV_MULT_EVEN when i / 32 is even, "
+               "DIV_MULT_ODD when it is odd";
     case DIV_CLASSIFY:
         if (c->unwritten)
             return "Some elements were never written: does every filed element get a slot, and "

@@ -13,8 +13,17 @@
 void div_run(const char *name, unsigned *out, const unsigned *in, int n);
 
 /* What a launcher computes (divergence.h): the lane-parity hashes (task 1),
- * the trap's hash_with, classify_one (task 2), the block products (task 3). */
-typedef enum { DIV_HASH, DIV_SAME_CODE, DIV_CLASSIFY, DIV_BLOCK_PRODUCTS } div_work;
+ * the trap's hash_with by element parity (same_code_by_lane) or by warp
+ * parity (same_code_by_warp: warp w of the elements, i / 32, hashes with
+ * DIV_MULT_EVEN when w is even), classify_one (task 2), the block products
+ * (task 3). */
+typedef enum {
+    DIV_HASH,
+    DIV_SAME_CODE,
+    DIV_SAME_CODE_BY_WARP,
+    DIV_CLASSIFY,
+    DIV_BLOCK_PRODUCTS
+} div_work;
 div_work div_work_of(const char *launcher);
 /* Its outputs for n elements: n, or div_blocks(n) block products. */
 size_t div_outputs(div_work what, int n);

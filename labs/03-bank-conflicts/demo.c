@@ -41,6 +41,7 @@ static void bank_maps(void)
 {
     static const char *names[6] = {"row of tile[32][32]", "column of tile[32][32]",
                                    "column of tile[32][33]", "stride 2", "stride 3", "broadcast"};
+    static const int wavefronts[6] = {1, 32, 1, 2, 1, 1}; /* what each pattern takes */
     int words[6][32], i, l;
     gl_buf d_words = gl_buf_alloc(32 * sizeof(int), 0), sink = gl_buf_alloc(sizeof(int), 0);
     double base_ms = 0.0;
@@ -58,7 +59,7 @@ static void bank_maps(void)
            PROBE_ITERS);
     for (i = 0; i < 6; i++) {
         job j = {NULL, sink.ptr, d_words.ptr, 0};
-        const char *why = bc_degree_check(names[i], words[i], 32);
+        const char *why = bc_degree_check(names[i], words[i], 32, wavefronts[i]);
         double ms;
         char banks[200];
         size_t w = 0;

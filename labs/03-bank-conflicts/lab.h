@@ -45,12 +45,16 @@ size_t bc_gram_compare(const bc_problem *p, const void *got, gl_cmp *cmp);
  * in the lab's terms (a static buffer). */
 const char *bc_gram_check(const char *launcher, const bc_problem *p);
 
-/* The wavefronts an access takes where lane i reads word words[i]: the most
- * different words in one bank (the kit's own count). */
-int bc_degree_ref(const int *words, int lanes);
+/* Asks bank_conflict_degree about a pattern where lane i reads word words[i]
+ * (what: its name) and checks its answer against want, the wavefronts the
+ * access takes. "" if right, else why not. The kit holds no count of its own
+ * (that would be task 2's answer): the wavefronts of each pattern it asks
+ * about are worked out beside it. */
+const char *bc_degree_check(const char *what, const int *words, int lanes, int want);
 
-/* Asks bank_conflict_degree about a pattern (what: its name) and checks the
- * answer. "" if right, else why not. */
-const char *bc_degree_check(const char *what, const int *words, int lanes);
+/* Random pattern t (0 <= t < BC_RANDOM_PATTERNS, always the same): its lanes (1 to
+ * 32) and words into *lanes and words[32]; returns the wavefronts it takes. */
+#define BC_RANDOM_PATTERNS 300
+int bc_random_pattern(int t, int *words, int *lanes);
 
 #endif

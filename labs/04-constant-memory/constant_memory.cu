@@ -34,8 +34,10 @@ __global__ void poly_constant_kernel(float *out, const float *x, int n)
 __global__ void lookup_global_kernel(float *out, const int *idx, const float *table, int n)
 {
     /* TODO(2): thread i < n computes out[i] = sum of table[(idx[i] + k) % CM_TABLE]
-     * for k = 0 .. CM_LOOKUPS - 1. Declare idx and table `const ... *__restrict__`
-     * (the read-only data path: the compiler emits ld.global.nc). */
+     * for k = 0 .. CM_LOOKUPS - 1, as the given lookup_constant_kernel
+     * (baselines.cu) does from its table in constant memory. Declare idx and table
+     * `const ... *__restrict__` (the read-only data path: the compiler emits
+     * ld.global.nc). */
 }
 
 /* Task 3: a filter of any length, its taps in global memory. */
@@ -43,7 +45,9 @@ __global__ void convolve_long_kernel(float *out, const float *in, const float *t
                                      int n)
 {
     /* TODO(3): thread i < n computes out[i] = sum of taps[k] * in[i + k] for
-     * k = 0 .. ntaps - 1, with in and taps declared `const float *__restrict__`. */
+     * k = 0 .. ntaps - 1, as the given convolve_constant_runtime_kernel
+     * (baselines.cu) does from its taps in constant memory, with in and taps
+     * declared `const float *__restrict__`. */
 }
 
 void poly_constant(float *out, const float *x, int n)
