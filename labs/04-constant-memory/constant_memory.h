@@ -13,7 +13,7 @@
 #define CONSTANT_MEMORY_H
 
 #define CM_BLOCK 256             /* threads per block */
-#define CM_COEFFS 256 /* coefficients of task 1's polynomial (degree 255), fixed at compile time */
+#define CM_COEFFS 512 /* coefficients of task 1's polynomial (degree 511), fixed at compile time */
 #define CM_TABLE 4096            /* floats in the lookup table of task 2 (16 KB) */
 #define CM_LOOKUPS 16            /* table entries each output of task 2 sums */
 #define CM_MAX_CONST_TAPS 8192   /* capacity of the given run-time-length constant filter (32 KB) */

@@ -19,7 +19,7 @@
  * magnitudes of its terms (|c[k]| |x|^k for the polynomial, |taps[k] in[i + k]|
  * for a convolution, |table[...]| for a lookup): FP32 rounding in any order of
  * evaluation stays far below it (a few 2^-24 of that sum on random data, under
- * 10^-6 of it for Horner's rule or a sum of powers of degree 255), one term
+ * 10^-6 of it for Horner's rule or a sum of powers of degree 511), one term
  * missing or too many is far above it. */
 #define CM_REL_TOL 1e-5
 
