@@ -17,9 +17,9 @@ unset key
 # red: the slower memory for each pattern, green: the faster one
 color(name) = strstrt(name, "constant") ? 0xd62728 : 0x2ca02c
 
-# task 1: a polynomial of degree 255 by Horner's rule, its 256 coefficients at
+# task 1: a polynomial of degree 511 by Horner's rule, its 512 coefficients at
 # addresses known at compile time (here green: constant memory is the faster)
-set title "polynomial, 256 coefficients"
+set title "polynomial, 512 coefficients"
 set ylabel "time (ms)"
 set yrange [0:*]
 set offsets 0, 0, graph 0.15, 0
