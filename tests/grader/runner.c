@@ -63,6 +63,7 @@ static int score[GL_NKINDS], max[GL_NKINDS], skipped_points, total, got, failed;
 /* the tests left for the passes after the others: profile tests share one Nsight Compute
  * session, sanitize tests three compute-sanitizer sessions */
 static int deferred[MAX_TESTS], ndeferred, sanitize[MAX_TESTS], nsanitize;
+static int retime[MAX_TESTS], nretime; /* timed verdicts that fell short, timed again */
 
 static void parse_args(int argc, char **argv)
 {
@@ -253,6 +254,39 @@ static void report(const entry *e, gl_result *r)
     add_points(e, r, score, max, &skipped_points, &total, &got, &failed);
 }
 
+/* A timed verdict whose outputs were right but whose speed fell short of its threshold. */
+static int fell_short(const entry *e, const gl_result *r)
+{
+    const gl_test_state *st = gl_test_outcome();
+    if (e->kind != GL_PERFORMANCE || r->status != GL_FAIL || !st->has_margin)
+        return 0;
+    return st->larger_is_better ? st->measured < st->threshold : st->measured > st->threshold;
+}
+
+/* Each of them is timed once more, after the lab's other timed tests and a pause, and that
+ * time decides: a moment when other labs graded on the same GPU disturbed it (a context made
+ * or ended, memory mapped) is the machine's, not the student's; code that is slow is slow
+ * both times. */
+static void retime_pass(void)
+{
+    int k;
+    for (k = 0; k < nretime; k++) {
+        const entry *e = &tests[retime[k]];
+        gl_result r;
+        size_t n;
+        init_result(e, &r);
+        gl_gpu_wait(1.0);
+        run_test(e, &r);
+        write_margin(out, e);
+        n = strlen(r.message);
+        if (r.status == GL_PASS || r.status == GL_FAIL)
+            snprintf(r.message + n, sizeof r.message - n, "%s(timed twice: the first time fell "
+                     "short, this one decides)", n ? " " : "");
+        report(e, &r);
+    }
+    nretime = 0;
+}
+
 static void run_tests(void)
 {
     int i;
@@ -286,10 +320,15 @@ static void run_tests(void)
             continue;
         } else {
             run_test(e, &r);
+            if (fell_short(e, &r)) {
+                retime[nretime++] = i;
+                continue;
+            }
             write_margin(out, e);
         }
         report(e, &r);
     }
+    retime_pass();
 }
 
 /* pass 1: each profile test names its runs; one session profiles them all;
