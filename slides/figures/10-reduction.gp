@@ -11,7 +11,7 @@ set datafile separator ","
 set datafile columnheaders
 set title sprintf("Sum of %s floats on %s", size, gpu)
 set ylabel "read bandwidth (GB/s, bytes read)"
-set yrange [0:copy * 1.15]
+set yrange [0:copy * 1.3]
 set style fill solid 0.85 border -1
 set boxwidth 0.6
 set grid ytics
