@@ -7,7 +7,7 @@ if (!exists("csv")) csv = "slides/data/09-matmul-tiling.csv"
 gpu = system("sed -n 's/^# gpu: //p' " . csv)
 sizes = system("sed -n 's/^# lab: 09-matmul-tiling, \\(.*\\) (m x n x k.*/\\1/p' " . csv)
 # the size it is shown at on a 1280 x 720 slide (its h: in the deck), every text 17 px or more
-set terminal svg size 1120,380 dynamic noenhanced font "Helvetica,18" background "white"
+set terminal svg size 1120,500 dynamic noenhanced font "Helvetica,18" background "white"
 set datafile separator ","
 set datafile columnheaders
 set datafile missing "-"
@@ -25,7 +25,7 @@ set size 0.42, 0.94
 set title "the variants"
 set ylabel "GFLOP/s (2 m n k / time)"
 set xrange [-0.6:4.6]
-set yrange [1:100000000]
+set yrange [1:1e10]
 set boxwidth 0.6
 set xtics rotate by -25 font ",17" noenhanced
 set bmargin 6
