@@ -12,11 +12,7 @@ runner=$kit/build/tests/$lab/runner
 [ -x "$runner" ] || { echo "FAIL no $runner (make all builds it)"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-handouts-test.XXXXXX") || exit 2
 trap 'rm -rf -- "$tmp"' EXIT
-passed=0 failed=0
-result() { # NAME WHY-IT-FAILED (empty: passed)
-    if [ -z "$2" ]; then echo "PASS $1"; passed=$((passed + 1)); else
-        echo "FAIL $1: $2"; failed=$((failed + 1)); fi
-}
+. tests/unit/lib.sh # passed, failed, result
 fresh() { # a copy of the lab's suite and handout, beside the real runner
     rm -rf "$tmp/kit" && mkdir -p "$tmp/kit/tests" "$tmp/kit/labs/$lab" "$tmp/kit/build/tests/$lab"
     cp "tests/$lab.c" "$tmp/kit/tests/" && cp "labs/$lab/README.md" "$tmp/kit/labs/$lab/"

@@ -10,11 +10,7 @@ nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || { echo "SKIP no nvcc at $nvcc"; exit 0; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cuda-home-test.XXXXXX") || exit 2
 trap 'rm -rf -- "$tmp"' EXIT
-passed=0 failed=0
-result() { # NAME WHY-IT-FAILED (empty: passed)
-    if [ -z "$2" ]; then echo "PASS $1"; passed=$((passed + 1)); else
-        echo "FAIL $1: $2"; failed=$((failed + 1)); fi
-}
+. tests/unit/lib.sh # passed, failed, result
 real=$(tools/cuda-home "$nvcc") || { echo "FAIL tools/cuda-home $nvcc: no toolkit ($real)"; exit 1; }
 mkdir -p "$tmp/wrap/bin" "$tmp/link/bin"
 printf '#!/bin/sh\nexec %s "$@"\n' "$nvcc" >"$tmp/wrap/bin/nvcc" && chmod +x "$tmp/wrap/bin/nvcc"

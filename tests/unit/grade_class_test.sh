@@ -29,16 +29,7 @@ trap cleanup EXIT
 [ -z "${KEEP:-}" ] || trap - EXIT
 cleanup
 mkdir -p "$tmp"
-passed=0 failed=0
-result() { # NAME WHY-IT-FAILED (empty: passed)
-    if [ -z "$2" ]; then
-        echo "PASS $1"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $1: $2"
-        failed=$((failed + 1))
-    fi
-}
+. tests/unit/lib.sh # passed, failed, result
 expect() { # NAME COMMAND...: passes when the command succeeds
     local name=$1
     shift

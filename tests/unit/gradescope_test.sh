@@ -12,11 +12,7 @@ kit=$(pwd -P)
 export LC_ALL=C
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gradescope-test.XXXXXX") || exit 2
 trap 'rm -rf -- "$tmp"' EXIT
-passed=0 failed=0
-result() { # NAME WHY-IT-FAILED (empty: passed)
-    if [ -z "$2" ]; then echo "PASS $1"; passed=$((passed + 1)); else
-        echo "FAIL $1: $2"; failed=$((failed + 1)); fi
-}
+. tests/unit/lib.sh # passed, failed, result
 
 zip=$tmp/autograder.zip
 tools/gradescope/build-package --lab 08 --out "$zip" >"$tmp/build.log" 2>&1

@@ -16,11 +16,7 @@ fi
 export LC_ALL=C
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/release-test.XXXXXX") || exit 2
 trap 'rm -rf -- "$tmp"' EXIT
-passed=0 failed=0
-result() { # NAME WHY-IT-FAILED (empty: passed)
-    if [ -z "$2" ]; then echo "PASS $1"; passed=$((passed + 1)); else
-        echo "FAIL $1: $2"; failed=$((failed + 1)); fi
-}
+. tests/unit/lib.sh # passed, failed, result
 
 tools/release "$tmp/out" >"$tmp/release.log" 2>&1
 rc=$?

@@ -19,16 +19,7 @@ ALLOW='
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/review-test.XXXXXX") || exit 2
 trap 'rm -rf -- "$tmp"' EXIT
-passed=0 failed=0
-result() { # NAME WHY-IT-FAILED (empty: passed)
-    if [ -z "$2" ]; then
-        echo "PASS $1"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $1: $2"
-        failed=$((failed + 1))
-    fi
-}
+. tests/unit/lib.sh # passed, failed, result
 
 review=$tmp/gl-review
 if ! ${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \

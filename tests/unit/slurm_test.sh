@@ -36,11 +36,7 @@ cleanup() {
     [ -n "${KEEP:-}" ] || rm -rf -- "$tmp" "$OUT" build/grade/build_unit-slurm_*
 }
 trap cleanup EXIT
-passed=0 failed=0
-result() { # NAME WHY-IT-FAILED (empty: passed)
-    if [ -z "$2" ]; then echo "PASS $1"; passed=$((passed + 1)); else
-        echo "FAIL $1: $2"; failed=$((failed + 1)); fi
-}
+. tests/unit/lib.sh # passed, failed, result
 # a TCP port nobody listens on, from a range of its own
 free_port() {
     local p
