@@ -327,28 +327,16 @@ GL_TEST(naive_coalesced, GL_TECHNIQUE, 3, 10, "naive: threadIdx.x along the colu
     GL_FOR_EACH_KERNEL("matmul_naive", "matmul_naive_kernel", k) check_coalesced(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
-static void timed_call(void *ctx, float *c, const float *a, const float *b, int d)
-{
-    matmul_call(ctx, c, a, b, d, d, d);
-}
-
-static size_t timed_check(void *ctx, const float *a, const float *b, const float *c, int d,
-                          int sample, gl_rng *rng, char *why, size_t len)
-{
-    return matmul_compare_device(ctx, a, b, c, d, d, d, sample, rng, why, len);
-}
-
-/* Milliseconds per call of launcher at dim^3, each call of a round on its own A, B and C;
- * a student's C is checked after every round (gl_time_matmul). */
+/* Milliseconds per call of launcher at dim^3, sets calls a round, each on its own A, B and C;
+ * a student's C is checked after every round (the lab's problem, lab.c). */
 static double ms_per_call(const char *launcher, int dim, int sets)
 {
-    matmul_launcher l = {launcher, 0, 0};
-    gl_matmul_timing m = {matmul_label(&l), "09-matmul-tiling verify", dim, sets, PERF_SAMPLE,
-                          (gl_launcher_find(launcher)->flags & GL_GIVEN) != 0, &l, timed_call,
-                          timed_check};
-    return gl_time_matmul(&m);
+    matmul_size z = {dim, dim, dim, PERF_SAMPLE, {NULL, 0, 0}, ""};
+    gl_problem p = matmul_describe(launcher, &z);
+    p.sets = sets;
+    return gl_perf_ms(launcher, &p);
 }
 
 static double gflops(int d, double ms)
