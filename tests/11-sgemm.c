@@ -454,26 +454,17 @@ static int perf_dim(void)
     return gl_pool_mib() >= (PERF_SETS * 3 + 2) * 64 + 16 ? PERF_DIM : PERF_DIM / 2;
 }
 
-static void timed_call(void *ctx, float *c, const float *a, const float *b, int d)
-{
-    sgemm_run(ctx, c, a, b, d, d, d);
-}
-
-static size_t timed_check(void *ctx, const float *a, const float *b, const float *c, int d,
-                          int sample, gl_rng *rng, char *why, size_t len)
-{
-    return sgemm_compare_device(ctx, a, b, c, d, d, d, sample, rng, why, len);
-}
-
 /* Milliseconds per call of launcher at perf_dim()^3, each call of a round on its own A, B
- * and C; a student's C is checked after every round (gl_time_matmul). */
+ * and C; a student's C is checked after every round (the lab's problem, lab.c; gl_perf_ms). */
 static double ms_per_call(const char *launcher, int *dim)
 {
-    gl_matmul_timing m = {launcher, "11-sgemm verify", perf_dim(), PERF_SETS, PERF_SAMPLE,
-                          (gl_launcher_find(launcher)->flags & GL_GIVEN) != 0, (void *)launcher,
-                          timed_call, timed_check};
-    *dim = m.dim;
-    return gl_time_matmul(&m);
+    sgemm_size z;
+    gl_problem p;
+    z.m = z.n = z.k = *dim = perf_dim();
+    z.sample = PERF_SAMPLE;
+    p = sgemm_describe(launcher, &z);
+    p.sets = PERF_SETS;
+    return gl_perf_ms(launcher, &p);
 }
 
 static double tflops(int dim, double ms)
