@@ -52,7 +52,8 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
     size_t first, wrong;
     int k;
     why[0] = '\0';
-    if (nbufs(p) > GL_PROBLEM_BUFS || p->outputs < 1 || (!p->reference && !p->reference_fn))
+    if (nbufs(p) > GL_PROBLEM_BUFS || p->outputs < 1 ||
+        (!p->reference && !p->reference_fn && !p->verify))
         gl_fail("gl_problem_check(%s, %s): a malformed problem", launcher, p->what);
     for (k = 0; k < nbufs(p); k++) {
         got[k] = gl_buf_alloc(p->buf[k].bytes, 0);
@@ -73,7 +74,7 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
     if (p->reference) {
         p->call(p->ctx, p->reference, w);
         GL_CHECK_LAUNCH(p->reference);
-    } else {
+    } else if (p->reference_fn) {
         p->reference_fn(p->ctx, w);
     }
     for (k = 0; k < nbufs(p) && !why[0]; k++) {
@@ -86,6 +87,9 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
             gl_problem_where(b, first, at, sizeof at);
             snprintf(why, sizeof why, "its input %s changed at %s: the inputs are read-only",
                      b->name, at);
+        } else if (k >= p->inputs && p->verify) {
+            if (k == p->inputs) /* the lab's check, once, of every output */
+                snprintf(why, sizeof why, "%s", p->verify(p->ctx, g, seed));
         } else if (k >= p->inputs && (wrong = gl_problem_wrong(b, w[k], g[k], &first))) {
             gl_problem_where(b, first, at, sizeof at);
             snprintf(why, sizeof why, "%s is wrong at %zu of %zu elements %s, first at %s; %s",

@@ -39,6 +39,11 @@ typedef struct gl_problem_s {
     const char *reference;
     /* or the lab's own (NULL reference): the outputs of buf from its inputs, on the GPU */
     void (*reference_fn)(void *ctx, void *const *buf);
+    /* or, with neither, the lab's own check of the outputs got from the inputs (buf: the
+     * inputs, then the outputs; on the GPU), where no element is exact and a whole reference
+     * costs too much (a product checked on a sample, each element within its error bound): ""
+     * when right, else why in the lab's words (a static buffer); seed draws its sample */
+    const char *(*verify)(void *ctx, void *const *buf, unsigned long long seed);
     /* the student's setters (a __constant__ copy) before a call's inputs exist, or NULL */
     void (*setup)(void *ctx, const char *launcher, unsigned long long seed);
     int inputs_read_only; /* a check also finds every input as it was made */

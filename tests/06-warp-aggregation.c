@@ -288,28 +288,31 @@ GL_TEST(emit_block_shares_totals, GL_TECHNIQUE, 3, 10, "block emitter: shared to
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
 
-/* A timed round costs about 1 ms besides its calls (measured on an H100: the
- * pipe to the subject and its synchronisation), so a round must be long
- * against it: 12 calls of emit_block on 2^25 elements take about 3.3 ms. */
-#define PERF_SETS 12       /* calls per round, each on its own input, output and counter */
-#define PERF_N (1 << 25)   /* elements per call, where the pool holds them */
-#define PERF_ROUNDS 3
+/* The timed problem is the lab's (wa_problem: the buffers, the input made from the seed, the
+ * call, WA_SETS calls a round and WA_ROUNDS rounds); its outputs hold their values in any
+ * order, so they are checked here, by a digest of the multiset, and not word by word.
+ * A timed round costs about 1 ms besides its calls (measured on an H100: the pipe to the
+ * subject and its synchronisation), so a round must be long against it: 12 calls of
+ * emit_block on 2^25 elements take about 3.3 ms. */
+#define PERF_N (1 << 25) /* elements per call, where the pool holds them */
 
 /* tests/06-warp-aggregation.cu */
 gl_digest wa_expected_digest(const int *in, int n, int filter, unsigned long long key);
 
+enum { IN, OUT, COUNT, NBUFS }; /* wa_problem's buffers */
+
 typedef struct {
     const char *launcher;
-    int n;
+    wa_size z;
+    gl_problem pr; /* of z */
     unsigned long long key;
-    gl_buf in[PERF_SETS], out[PERF_SETS], count[PERF_SETS], poison;
-    gl_buf scratch; /* an input made again */
+    gl_buf set[WA_SETS][NBUFS], poison; /* each call's input, output and counter */
+    gl_buf scratch;                     /* an input made again */
 } perf;
 
 static void perf_input(perf *p, int *dst, int round, int set)
 {
-    gl_device_fill_int(dst, (size_t)p->n + WA_PAD, -WA_RANGE, WA_RANGE,
-                       gl_call_seed(round, set, PERF_SETS));
+    p->pr.make(p->pr.ctx, IN, dst, gl_problem_seed(gl_call_seed(round, set, p->pr.sets), IN));
 }
 
 /* Fresh inputs, poisoned outputs and counters. */
@@ -318,17 +321,18 @@ static void perf_prepare(void *ctx, int round)
     perf *p = ctx;
     int i;
     p->key = gl_seed() * 0x100000001b3ull + (unsigned)round;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->in[i].ptr, round, i);
-        gl_buf_poison(&p->out[i]);
-        gl_buf_poison(&p->count[i]);
+    for (i = 0; i < p->pr.sets; i++) {
+        perf_input(p, p->set[i][IN].ptr, round, i);
+        gl_buf_poison(&p->set[i][OUT]);
+        gl_buf_poison(&p->set[i][COUNT]);
     }
 }
 
 static void perf_call(void *ctx, int i)
 {
     perf *p = ctx;
-    wa_run(p->launcher, p->out[i].ptr, p->count[i].ptr, p->in[i].ptr, p->n);
+    void *b[NBUFS] = {p->set[i][IN].ptr, p->set[i][OUT].ptr, p->set[i][COUNT].ptr};
+    p->pr.call(p->pr.ctx, p->launcher, b);
 }
 
 /* Which values are wrong, for the message (only when the digest differs): the
@@ -336,13 +340,12 @@ static void perf_call(void *ctx, int i)
 static void perf_explain(perf *p, int round, int set, size_t got)
 {
     char why[2048];
-    size_t cap = wa_capacity(p->launcher, p->n), now;
-    int *h_in = gl_malloc(((size_t)p->n + WA_PAD) * sizeof(int));
-    int *ref = gl_malloc(cap * sizeof(int)), *vals = gl_malloc(cap * sizeof(int));
-    GL_CUDA(cudaMemcpy(h_in, p->scratch.ptr, ((size_t)p->n + WA_PAD) * sizeof(int),
-                       cudaMemcpyDeviceToHost));
-    GL_CUDA(cudaMemcpy(vals, p->out[set].ptr, got * sizeof(int), cudaMemcpyDeviceToHost));
-    now = wa_reference(p->launcher, h_in, p->n, ref);
+    size_t cap = p->pr.buf[OUT].bytes / sizeof(int), in = p->pr.buf[IN].bytes, now;
+    int *h_in = gl_malloc(in), *ref = gl_malloc(cap * sizeof(int));
+    int *vals = gl_malloc(cap * sizeof(int));
+    GL_CUDA(cudaMemcpy(h_in, p->scratch.ptr, in, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(vals, p->set[set][OUT].ptr, got * sizeof(int), cudaMemcpyDeviceToHost));
+    now = wa_reference(p->launcher, h_in, p->z.n, ref);
     if (now != got || wa_check_values(p->launcher, vals, got, ref, now, why, sizeof why) == 0)
         snprintf(why, sizeof why, "out[0, *count) is not the multiset of values its input "
                  "gives (`in` is read-only)");
@@ -351,7 +354,7 @@ static void perf_explain(perf *p, int round, int set, size_t got)
     free(vals);
     gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input), call %d "
                   "of %d, so its speed is not graded: %s",
-                  p->launcher, p->n, round, set + 1, PERF_SETS, why);
+                  p->launcher, p->z.n, round, set + 1, p->pr.sets, why);
 }
 
 /* Every output of the round: *count, nothing past it, the guard zones, and
@@ -361,44 +364,47 @@ static void perf_explain(perf *p, int round, int set, size_t got)
 static void perf_verify(void *ctx, int round)
 {
     perf *p = ctx;
-    size_t cap = wa_capacity(p->launcher, p->n), first, wrong;
+    size_t cap = p->pr.buf[OUT].bytes / sizeof(int), first, wrong;
     gl_guard_report g;
-    int i, got, want;
-    for (i = 0; i < PERF_SETS; i++) {
+    int i, got, want, n = p->z.n, sets = p->pr.sets;
+    for (i = 0; i < sets; i++) {
+        gl_buf *out = &p->set[i][OUT];
         gl_digest d, w;
         perf_input(p, p->scratch.ptr, round, i);
-        w = wa_expected_digest(p->scratch.ptr, p->n, wa_is_filter(p->launcher), p->key);
+        w = wa_expected_digest(p->scratch.ptr, n, wa_is_filter(p->launcher), p->key);
         want = (int)w.count;
-        gl_buf_download(&p->count[i], &got);
+        gl_buf_download(&p->set[i][COUNT], &got);
         if (got != want)
             gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input): "
                           "call %d of %d left *count = %d, expected %d: every call appends the "
                           "whole result of its own input, from *count = 0",
-                          p->launcher, p->n, round, i + 1, PERF_SETS, got, want);
+                          p->launcher, n, round, i + 1, sets, got, want);
         wrong = (size_t)got == cap ? 0
-                                   : gl_device_diff_words(p->poison.ptr, (int *)p->out[i].ptr + got,
+                                   : gl_device_diff_words(p->poison.ptr, (int *)out->ptr + got,
                                                           cap - (size_t)got, &first);
         if (wrong)
             gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input): "
                           "call %d of %d wrote %zu slots from out[*count] on, the first "
                           "out[%zu]: nothing is written past *count",
-                          p->launcher, p->n, round, i + 1, PERF_SETS, wrong, (size_t)got + first);
-        if (gl_buf_check_guards(&p->out[i], &g) || gl_buf_check_guards(&p->in[i], &g))
+                          p->launcher, n, round, i + 1, sets, wrong, (size_t)got + first);
+        if (gl_buf_check_guards(out, &g) || gl_buf_check_guards(&p->set[i][IN], &g))
             gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input): "
                           "call %d of %d wrote outside out or in (their guard zones changed)",
-                          p->launcher, p->n, round, i + 1, PERF_SETS);
-        d = gl_device_digest_ints(p->out[i].ptr, (size_t)got, p->key);
+                          p->launcher, n, round, i + 1, sets);
+        d = gl_device_digest_ints(out->ptr, (size_t)got, p->key);
         if (d.sum != w.sum || d.xor_ != w.xor_)
             perf_explain(p, round, i, (size_t)got);
     }
 }
 
-/* The pool this size needs: PERF_SETS inputs, outputs and counters, a poisoned
+/* The pool this size needs: WA_SETS inputs, outputs and counters, a poisoned
  * output, and an input made again. */
 static int perf_mib(int n)
 {
-    size_t in = ((size_t)n + WA_PAD) * sizeof(int), out = (size_t)WA_MAX_ITEMS * n * sizeof(int);
-    return (int)((PERF_SETS * (in + out + 8192 * 3) + out + in + 8192) >> 20) + 16;
+    wa_size z = {n, ""};
+    gl_problem pr = wa_problem("emit_atomic", &z);
+    size_t in = pr.buf[IN].bytes, out = pr.buf[OUT].bytes;
+    return (int)(((size_t)pr.sets * (in + out + 8192 * 3) + out + in + 8192) >> 20) + 16;
 }
 
 /* PERF_N, or the largest half, quarter ... of it that the pool holds */
@@ -412,47 +418,44 @@ static int perf_n(void)
 
 static void perf_begin(perf *p, const char *launcher, int n)
 {
-    size_t cap = wa_capacity(launcher, n), in = ((size_t)n + WA_PAD) * sizeof(int);
-    int i;
+    int i, k;
     memset(p, 0, sizeof *p);
     p->launcher = launcher;
-    p->n = n;
-    for (i = 0; i < PERF_SETS; i++) {
-        p->in[i] = gl_buf_alloc(in, 0);
-        p->out[i] = gl_buf_alloc(cap * sizeof(int), 0);
-        p->count[i] = gl_buf_alloc(sizeof(int), 0);
-    }
-    p->poison = gl_buf_alloc(cap * sizeof(int), 0);
+    p->z.n = n;
+    p->pr = wa_problem(launcher, &p->z);
+    for (i = 0; i < p->pr.sets; i++)
+        for (k = 0; k < NBUFS; k++)
+            p->set[i][k] = gl_buf_alloc(p->pr.buf[k].bytes, 0);
+    p->poison = gl_buf_alloc(p->pr.buf[OUT].bytes, 0);
     gl_buf_poison(&p->poison);
-    p->scratch = gl_buf_alloc(in, 0);
+    p->scratch = gl_buf_alloc(p->pr.buf[IN].bytes, 0);
 }
 
 static void perf_end(perf *p)
 {
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_free(&p->in[i]);
-        gl_buf_free(&p->out[i]);
-        gl_buf_free(&p->count[i]);
-    }
+    int i, k;
+    for (i = 0; i < p->pr.sets; i++)
+        for (k = 0; k < NBUFS; k++)
+            gl_buf_free(&p->set[i][k]);
     gl_buf_free(&p->poison);
     gl_buf_free(&p->scratch);
 }
 
 /* Milliseconds per call of a launcher on n random elements; a student's is
  * checked after every round (a wrong kernel's speed means nothing). The kit's
- * is timed once per lab. */
+ * is timed once per lab, WA_BASELINE_SETS calls a round. */
 static double ms_per_call(const char *launcher, int *n)
 {
     perf p;
-    gl_timed t = {PERF_SETS, PERF_ROUNDS, perf_prepare, perf_call, perf_verify, NULL};
+    gl_timed t;
     char key[64];
     double ms;
     *n = perf_n();
     perf_begin(&p, launcher, *n);
+    t = (gl_timed){p.pr.sets, p.pr.rounds, perf_prepare, perf_call, perf_verify, NULL};
     if (gl_launcher_find(launcher)->flags & GL_GIVEN) {
-        t.calls = 4; /* emit_atomic takes about 20 ms a call (H100): 4 make a long round */
-        t.verify = NULL; /* the kit's own */
+        t.calls = p.pr.baseline_sets; /* emit_atomic: about 20 ms a call (H100) */
+        t.verify = NULL;              /* the kit's own */
         snprintf(key, sizeof key, "%s %d", launcher, *n);
         ms = gl_time_baseline_once(key, &t, &p);
     } else {
@@ -575,9 +578,9 @@ static void probe(const char *launcher)
     free(h);
 }
 
-/* the largest test: PERF_SETS inputs of PERF_N ints and outputs of 4 PERF_N ints, and a
+/* the largest test: WA_SETS inputs of PERF_N ints and outputs of 4 PERF_N ints, and a
  * poisoned output */
 const gl_lab GL_LAB = {.name = "06-warp-aggregation", .file = "warp_aggregation.cu",
                        .run_once = run_once, .probe = probe,
-                       .pool_mib = (int)(((PERF_SETS * (1LL + WA_MAX_ITEMS) + WA_MAX_ITEMS + 1) *
+                       .pool_mib = (int)(((WA_SETS * (1LL + WA_MAX_ITEMS) + WA_MAX_ITEMS + 1) *
                                           PERF_N * (long long)sizeof(int)) >> 20) + 64};

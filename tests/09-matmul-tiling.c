@@ -327,28 +327,16 @@ GL_TEST(naive_coalesced, GL_TECHNIQUE, 3, 10, "naive: threadIdx.x along the colu
     GL_FOR_EACH_KERNEL("matmul_naive", "matmul_naive_kernel", k) check_coalesced(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
-static void timed_call(void *ctx, float *c, const float *a, const float *b, int d)
-{
-    matmul_call(ctx, c, a, b, d, d, d);
-}
-
-static size_t timed_check(void *ctx, const float *a, const float *b, const float *c, int d,
-                          int sample, gl_rng *rng, char *why, size_t len)
-{
-    return matmul_compare_device(ctx, a, b, c, d, d, d, sample, rng, why, len);
-}
-
-/* Milliseconds per call of launcher at dim^3, each call of a round on its own A, B and C;
- * a student's C is checked after every round (gl_time_matmul). */
+/* Milliseconds per call of launcher at dim^3, sets calls a round, each on its own A, B and C;
+ * a student's C is checked after every round (the lab's problem, lab.c). */
 static double ms_per_call(const char *launcher, int dim, int sets)
 {
-    matmul_launcher l = {launcher, 0, 0};
-    gl_matmul_timing m = {matmul_label(&l), "09-matmul-tiling verify", dim, sets, PERF_SAMPLE,
-                          (gl_launcher_find(launcher)->flags & GL_GIVEN) != 0, &l, timed_call,
-                          timed_check};
-    return gl_time_matmul(&m);
+    matmul_size z = {dim, dim, dim, PERF_SAMPLE, {NULL, 0, 0}, ""};
+    gl_problem p = matmul_describe(launcher, &z);
+    p.sets = sets;
+    return gl_perf_ms(launcher, &p);
 }
 
 static double gflops(int d, double ms)
@@ -481,43 +469,22 @@ GL_TEST(naive_sectors_per_request, GL_PROFILE, 3, 300, "naive: coalesced loads")
                  MAX_NAIVE_SECTORS);
 }
 
-/* Under Nsight Compute: one launcher with the product's arguments, once, on
- * M x N x K; checked. */
-static const char *run_once(int argc, char **argv)
+/* The problem of a profile run (LAUNCHER M N K: a launcher with the product's arguments) or of
+ * a probe (96 x 80 x 40; matmul_naive_shape with NAIVE_BLOCK x NAIVE_BLOCK blocks). */
+static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    const gl_launcher *found;
-    matmul_launcher l;
-    matmul_problem p;
-    const char *why;
-    long m, n, k;
-    gl_rng rng;
-
-    if (argc != 4 || gl_parse_long(argv[1], 1, 4096, &m) || gl_parse_long(argv[2], 1, 4096, &n) ||
-        gl_parse_long(argv[3], 0, 4096, &k))
-        return "usage: LAUNCHER M N K";
-    if (!(found = gl_launcher_find(argv[0])) || strcmp(found->layout, "pppiii") != 0)
-        return "usage: LAUNCHER M N K (LAUNCHER: a launcher with the product's arguments)";
-    l.name = found->name;
-    l.rows = l.cols = 0;
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    matmul_make(&rng, (int)m, (int)n, (int)k, &p);
-    why = matmul_check(&l, &p, &rng);
-    matmul_free(&p);
-    return why;
-}
-
-/* One call on a small product, to see which kernels a launcher launches. */
-static void probe(const char *launcher)
-{
-    matmul_launcher l = {launcher, NAIVE_BLOCK, NAIVE_BLOCK};
-    matmul_problem p;
-    gl_rng rng;
-    gl_rng_init(&rng, gl_seed(), "probe");
-    matmul_make(&rng, 96, 80, 40, &p);
-    matmul_check(&l, &p, &rng);
-    matmul_free(&p);
+    static matmul_size z;
+    const gl_launcher *found = gl_launcher_find(launcher);
+    long m = 96, n = 80, k = 40;
+    if (argc != 0 && (argc != 3 || gl_parse_long(argv[0], 1, 4096, &m) ||
+                      gl_parse_long(argv[1], 1, 4096, &n) || gl_parse_long(argv[2], 0, 4096, &k) ||
+                      !found || strcmp(found->layout, "pppiii") != 0))
+        return -1;
+    z = (matmul_size){(int)m, (int)n, (int)k, MATMUL_SAMPLE, {NULL, NAIVE_BLOCK, NAIVE_BLOCK}, ""};
+    *p = matmul_describe(launcher, &z);
+    return 0;
 }
 
 /* the largest test: 4 sets of A, B and C of 2048 x 2048 floats (16 MiB each) */
-const gl_lab GL_LAB = {.name = "09-matmul-tiling", .file = "matmul_tiling.cu", .run_once = run_once,
-                       .probe = probe, .pool_mib = (4 * 3 + 2) * 16 + 64};
+const gl_lab GL_LAB = {.name = "09-matmul-tiling", .file = "matmul_tiling.cu", .problem = problem,
+                       .pool_mib = (4 * 3 + 2) * 16 + 64};

@@ -454,26 +454,17 @@ static int perf_dim(void)
     return gl_pool_mib() >= (PERF_SETS * 3 + 2) * 64 + 16 ? PERF_DIM : PERF_DIM / 2;
 }
 
-static void timed_call(void *ctx, float *c, const float *a, const float *b, int d)
-{
-    sgemm_run(ctx, c, a, b, d, d, d);
-}
-
-static size_t timed_check(void *ctx, const float *a, const float *b, const float *c, int d,
-                          int sample, gl_rng *rng, char *why, size_t len)
-{
-    return sgemm_compare_device(ctx, a, b, c, d, d, d, sample, rng, why, len);
-}
-
 /* Milliseconds per call of launcher at perf_dim()^3, each call of a round on its own A, B
- * and C; a student's C is checked after every round (gl_time_matmul). */
+ * and C; a student's C is checked after every round (the lab's problem, lab.c; gl_perf_ms). */
 static double ms_per_call(const char *launcher, int *dim)
 {
-    gl_matmul_timing m = {launcher, "11-sgemm verify", perf_dim(), PERF_SETS, PERF_SAMPLE,
-                          (gl_launcher_find(launcher)->flags & GL_GIVEN) != 0, (void *)launcher,
-                          timed_call, timed_check};
-    *dim = m.dim;
-    return gl_time_matmul(&m);
+    sgemm_size z;
+    gl_problem p;
+    z.m = z.n = z.k = *dim = perf_dim();
+    z.sample = PERF_SAMPLE;
+    p = sgemm_describe(launcher, &z);
+    p.sets = PERF_SETS;
+    return gl_perf_ms(launcher, &p);
 }
 
 static double tflops(int dim, double ms)
@@ -589,36 +580,22 @@ GL_TEST(vectorized_shared_wavefronts, GL_PROFILE, 5, 300,
                  w, MAX_VECTORIZED_WAVEFRONTS, v[1], v[0], v[2]);
 }
 
-/* Under Nsight Compute: one launcher, once, on m = n = k = DIM; checked. */
-static const char *run_once(int argc, char **argv)
+/* The problem of a profile run (LAUNCHER DIM: m = n = k = DIM) or of a probe (160 x 136 x 24:
+ * the 128-bit path, partial block tiles). */
+static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    sgemm_problem p;
-    const char *why;
-    long dim;
-    gl_rng rng;
-    if (argc != 2 || gl_parse_long(argv[1], 1, 8192, &dim))
-        return "usage: LAUNCHER DIM";
-    if (!gl_launcher_find(argv[0]))
-        return "usage: LAUNCHER DIM (no such launcher)";
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    sgemm_make(&rng, (int)dim, (int)dim, (int)dim, &p);
-    why = sgemm_check(argv[0], &p, 0, 0, 0, &rng);
-    sgemm_free(&p);
-    return why;
-}
-
-/* One call on a small product (the 128-bit path, partial block tiles), to
- * see which kernels a launcher launches. */
-static void probe(const char *launcher)
-{
-    sgemm_problem p;
-    gl_rng rng;
-    gl_rng_init(&rng, gl_seed(), "probe");
-    sgemm_make(&rng, 160, 136, 24, &p);
-    sgemm_check(launcher, &p, 0, 0, 0, &rng);
-    sgemm_free(&p);
+    static sgemm_size z;
+    long dim = 0;
+    if (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 1, 8192, &dim)))
+        return -1;
+    z.m = dim ? (int)dim : 160;
+    z.n = dim ? (int)dim : 136;
+    z.k = dim ? (int)dim : 24;
+    z.sample = SGEMM_SAMPLE;
+    *p = sgemm_describe(launcher, &z);
+    return 0;
 }
 
 /* the largest test: 4 sets of A, B and C of 4096 x 4096 floats (64 MiB each) */
-const gl_lab GL_LAB = {.name = "11-sgemm", .file = "sgemm.cu", .run_once = run_once, .probe = probe,
+const gl_lab GL_LAB = {.name = "11-sgemm", .file = "sgemm.cu", .problem = problem,
                        .pool_mib = (PERF_SETS * 3 + 2) * 64 + 64};

@@ -300,3 +300,31 @@ const char *wa_check(const char *launcher, int n, const int *h_in, int calls)
     free(ref);
     return why;
 }
+
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    const wa_size *z = ctx;
+    (void)k; /* the input, the one buffer made */
+    gl_device_fill_int(dst, (size_t)z->n + WA_PAD, -WA_RANGE, WA_RANGE, seed);
+}
+
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    const wa_size *z = ctx;
+    wa_run(launcher, buf[1], buf[2], buf[0], z->n);
+}
+
+gl_problem wa_problem(const char *launcher, void *size)
+{
+    wa_size *z = size;
+    size_t in = ((size_t)z->n + WA_PAD) * sizeof(int);
+    gl_problem p = {.what = z->what, .inputs = 1, .outputs = 2, .ctx = z, .make = problem_make,
+                    .call = problem_call, .inputs_read_only = 1,
+                    .work = (double)z->n * sizeof(int), .sets = WA_SETS, .rounds = WA_ROUNDS,
+                    .baseline_sets = WA_BASELINE_SETS};
+    snprintf(z->what, sizeof z->what, "at n = %d", z->n);
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = in};
+    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = wa_capacity(launcher, z->n) * sizeof(int)};
+    p.buf[2] = (gl_problem_buf){.name = "count", .bytes = sizeof(int)};
+    return p;
+}

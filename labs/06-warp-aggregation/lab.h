@@ -59,4 +59,23 @@ const char *wa_check(const char *launcher, int n, const int *in, int calls);
 int wa_check_values(const char *launcher, int *out, size_t room, int *ref, size_t expected,
                     char *why, size_t len);
 
+/* The problem the grader times (common/gl_problem.h): n random elements in
+ * [-WA_RANGE, WA_RANGE] (WA_PAD more past n), made on the GPU from the seed, and
+ * launcher's out (wa_capacity ints) and *count; WA_SETS calls a round, each on its own
+ * buffers, WA_ROUNDS rounds, WA_BASELINE_SETS calls a round of the given emit_atomic
+ * (about 20 ms a call on an H100). It describes the buffers, their making and the call
+ * only: out holds its values in any order, which a word-by-word comparison cannot judge,
+ * so it has no reference (gl_problem_check and gl_perf_ms refuse it as malformed) and
+ * its outputs are checked by the lab's own means (wa_check; the suite's digest of the
+ * multiset). size, a wa_size, holds the size and the words, and must outlive the
+ * problem. */
+#define WA_SETS 12
+#define WA_ROUNDS 3
+#define WA_BASELINE_SETS 4
+typedef struct {
+    int n;
+    char what[64];
+} wa_size;
+gl_problem wa_problem(const char *launcher, void *size);
+
 #endif

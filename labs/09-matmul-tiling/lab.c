@@ -1,6 +1,7 @@
 /* lab.c: lab 09-matmul-tiling described once (lab.h). */
 #include "lab.h"
 
+#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,4 +236,69 @@ const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_r
     free(back_a);
     free(back_b);
     return why;
+}
+
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    const matmul_size *z = ctx;
+    gl_device_fill_float(dst, k == 0 ? (size_t)z->m * z->k : (size_t)z->k * z->n, -1.0f, 1.0f,
+                         seed);
+}
+
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    const matmul_size *z = ctx;
+    matmul_launcher l = {launcher, z->l.rows, z->l.cols};
+    matmul_call(&l, buf[2], buf[0], buf[1], z->m, z->n, z->k);
+}
+
+static float *download(const void *d, size_t count)
+{
+    float *h = host_floats(count);
+    if (count)
+        GL_CUDA(cudaMemcpy(h, d, count * sizeof(float), cudaMemcpyDeviceToHost));
+    return h;
+}
+
+/* C against A and B (device pointers): on the host up to MATMUL_FULL_CHECK elements, as
+ * matmul_check compares, else on the GPU on a sample. */
+static const char *problem_verify(void *ctx, void *const *buf, unsigned long long seed)
+{
+    static char why[2048];
+    const matmul_size *z = ctx;
+    size_t na = (size_t)z->m * z->k, nb = (size_t)z->k * z->n, nc = (size_t)z->m * z->n;
+    gl_rng rng;
+    gl_rng_init(&rng, seed, "09-matmul-tiling verify");
+    if (nc <= MATMUL_FULL_CHECK) {
+        float *a = download(buf[0], na), *b = download(buf[1], nb), *c = download(buf[2], nc);
+        matmul_compare(&z->l, a, b, c, z->m, z->n, z->k, MATMUL_FULL_CHECK, z->sample, &rng,
+                       why, sizeof why);
+        free(a);
+        free(b);
+        free(c);
+    } else {
+        matmul_compare_device(&z->l, buf[0], buf[1], buf[2], z->m, z->n, z->k, z->sample, &rng,
+                              why, sizeof why);
+    }
+    return why;
+}
+
+gl_problem matmul_describe(const char *launcher, void *size)
+{
+    matmul_size *z = size;
+    gl_problem p = {.what = z->what, .inputs = 2, .outputs = 1, .ctx = z, .make = problem_make,
+                    .call = problem_call, .verify = problem_verify, .inputs_read_only = 1,
+                    .work = 2.0 * z->m * (double)z->n * z->k, .sets = 4, .rounds = 5};
+    z->l.name = launcher;
+    if (z->m == z->n && z->n == z->k)
+        snprintf(z->what, sizeof z->what, "at m = n = k = %d", z->m);
+    else
+        snprintf(z->what, sizeof z->what, "at m x n x k = %d x %d x %d", z->m, z->n, z->k);
+    p.buf[0] = (gl_problem_buf){.name = "a", .bytes = (size_t)z->m * z->k * sizeof(float),
+                                .row = (size_t)z->k};
+    p.buf[1] = (gl_problem_buf){.name = "b", .bytes = (size_t)z->k * z->n * sizeof(float),
+                                .row = (size_t)z->n};
+    p.buf[2] = (gl_problem_buf){.name = "c", .bytes = (size_t)z->m * z->n * sizeof(float),
+                                .row = (size_t)z->n, .cmp = GL_CMP_FLOAT};
+    return p;
 }

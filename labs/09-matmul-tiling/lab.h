@@ -61,4 +61,17 @@ size_t matmul_compare_device(const matmul_launcher *l, const float *a, const flo
                              const float *c, int m, int n, int k, int random, gl_rng *rng,
                              char *why, size_t len);
 
+/* The problem the grader times and profiles (common/gl_problem.h): C = A B at m x n x k, A and
+ * B random floats in [-1, 1) made on the GPU, launcher's C checked by matmul_compare (every
+ * element on the host up to MATMUL_FULL_CHECK, else on the GPU on its edges and `sample`
+ * random elements, each within its FP32 error bound). size, a matmul_size, holds the sizes,
+ * the launcher and the words, and must outlive the problem. */
+typedef struct {
+    int m, n, k;
+    int sample;     /* random elements of a large C checked, besides its edges */
+    matmul_launcher l; /* set by matmul_describe; rows and cols the caller's */
+    char what[64];
+} matmul_size;
+gl_problem matmul_describe(const char *launcher, void *size);
+
 #endif

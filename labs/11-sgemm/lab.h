@@ -49,4 +49,17 @@ size_t sgemm_compare(const char *launcher, const float *a, const float *b, const
 size_t sgemm_compare_device(const char *launcher, const float *a, const float *b, const float *c,
                             int m, int n, int k, int random, gl_rng *rng, char *why, size_t len);
 
+/* The problem the grader times and profiles (common/gl_problem.h): C = A B at m x n x k, A and
+ * B random floats in [-1, 1) made on the GPU, launcher's C checked by sgemm_compare (every
+ * element on the host up to SGEMM_FULL_CHECK, else on the GPU on its edges and `sample`
+ * random elements, each within its FP32 error bound). size, an sgemm_size, holds the sizes,
+ * the launcher and the words, and must outlive the problem. */
+typedef struct {
+    int m, n, k;
+    int sample;           /* random elements of a large C checked, besides its edges */
+    const char *launcher; /* set by sgemm_describe */
+    char what[64];
+} sgemm_size;
+gl_problem sgemm_describe(const char *launcher, void *size);
+
 #endif

@@ -198,33 +198,16 @@ double gl_time_baseline_once(const char *key, const gl_timed *t, void *ctx);
  * inputs again. */
 unsigned long long gl_call_seed(int round, int call, int calls);
 
-/* A timed square product C = A B at dim^3 (labs 09 and 11; timed_matmul.c): `sets`
- * calls a round (at most GL_MATMUL_SETS), each on its own A and B, filled on the GPU
- * from the seed, and a poisoned C. After every round each C is checked, on a sample
- * (its edges and `sample` random elements), against A and B made again; a kit's
- * launcher (given) is timed as a baseline and not checked. */
-#define GL_MATMUL_SETS 8
-typedef struct {
-    const char *label;  /* the launcher, as the messages name it */
-    const char *stream; /* the random stream of the sampled checks */
-    int dim, sets, sample, given;
-    void *ctx;
-    void (*call)(void *ctx, float *c, const float *a, const float *b, int dim);
-    /* the lab's sampled check (device pointers): how many are wrong, why in its words */
-    size_t (*check)(void *ctx, const float *a, const float *b, const float *c, int dim,
-                    int sample, gl_rng *rng, char *why, size_t len);
-} gl_matmul_timing;
-double gl_time_matmul(const gl_matmul_timing *m);
-
 /* ---- a launcher run by the grader on the lab's problem (perf.c; common/gl_problem.h) ----
  * gl_perf_ms times it with the judge's clock (gl_timed): p->sets calls a round, each on its
  * own inputs, made from the seed, and poisoned outputs, p->rounds rounds after a warm-up; after
  * each round of a student's launcher, every output against the reference on its inputs made
- * again. The one place that decides whose launcher it is: the kit's own (GL_GIVEN) is timed
+ * again (or by the lab's own check of them, p->verify). The one place that decides whose launcher it is: the kit's own (GL_GIVEN) is timed
  * once per lab and problem, in the kit's subject, and not checked. Returns ms per call. */
 double gl_perf_ms(const char *launcher, const gl_problem *p);
 /* The launcher only enqueues its work (gl_expect_queued) on the problem's first output, whose
- * first input a 150 ms kernel copies in before it: one call, checked against the reference. */
+ * first input a 150 ms kernel copies in before it (with no input: the output it updates in
+ * place, made): one call, checked against the reference. */
 void gl_perf_queued(const char *launcher, const gl_problem *p);
 
 /* The GPU, shared with the other labs graded at once (exclusive 0: correctness, sanitize,

@@ -86,7 +86,7 @@ static void find_cubin(void)
 #define RESERVE ((size_t)2 << 30)
 
 int gl_judge_init(const char *submission, const char *baseline, const char *subject_exe,
-                  size_t pool_bytes, int allow_unisolated, int patience, char *why, size_t len)
+                  size_t pool_bytes, int allow_unisolated, char *why, size_t len)
 {
     cudaError_t err;
     size_t free_b = 0, total_b = 0;
@@ -103,15 +103,18 @@ int gl_judge_init(const char *submission, const char *baseline, const char *subj
                    ? -3
                    : -1;
     }
-    /* the lab's largest test and room for its subjects; where other labs hold the GPU's memory
-     * now, wait for them (patience: tries left) rather than grade on smaller sizes */
-    if (free_b < pool_bytes + RESERVE && total_b > pool_bytes + 2 * RESERVE && patience > 0) {
+    /* the lab's largest test and room for its subjects. Where the GPU could hold them but other
+     * labs hold its memory now, wait for them (the runner gives up, loudly, after a while):
+     * a smaller pool means smaller timed problems, whose effects the thresholds were not set
+     * for (on an H100, 16 labs at once made lab 08 time 4096^2 instead of 8192^2 and lab 10
+     * 2^26 floats instead of 2^28, and right solutions failed there) */
+    if (free_b < pool_bytes + RESERVE && total_b > pool_bytes + 2 * RESERVE) {
         snprintf(why, len, "%zu MiB of GPU memory free, %zu MiB needed", free_b >> 20,
                  (pool_bytes + RESERVE) >> 20);
         return -3;
     }
-    if (pool_bytes > free_b / 2) /* a small GPU: never more than half of what is free */
-        pool_bytes = free_b / 2 / (1 << 20) * (1 << 20);
+    if (total_b <= pool_bytes + 2 * RESERVE && pool_bytes > free_b / 2)
+        pool_bytes = free_b / 2 / (1 << 20) * (1 << 20); /* a small GPU: half of what is free */
     J.pool_bytes = pool_bytes;
     J.vmm_fd = -1;
     {   /* shared through the driver's virtual memory API: the subject maps it as fast as its

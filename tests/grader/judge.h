@@ -9,10 +9,10 @@
  * beside it; on a GPU too small for that, half of the free memory) and routes the lab's calls
  * (gl_exec). Returns 0; -1 with why when there is no usable GPU; -2 when the student's code
  * cannot be isolated here and allow_unisolated is 0; -3 when the GPU is there but busy or
- * its memory is held by other labs now (try again later; patience > 0: wait for them, 0:
- * take what is there). */
+ * its memory is held by other labs now (try again later). Only a GPU too small for the pool
+ * gets a smaller one (half of what is free). */
 int gl_judge_init(const char *submission, const char *baseline, const char *subject_exe,
-                  size_t pool_bytes, int allow_unisolated, int patience, char *why, size_t len);
+                  size_t pool_bytes, int allow_unisolated, char *why, size_t len);
 
 /* Each test: its deadline, the whole pool; at its end, whether it broke
  * the subject (a fresh one is started for the next call). */

@@ -34,7 +34,8 @@ static int is_made(const gl_problem *p, int k)
 
 static void malformed(const char *who, const char *launcher, const gl_problem *p)
 {
-    if (nbufs(p) > GL_PROBLEM_BUFS || p->outputs < 1 || (!p->reference && !p->reference_fn))
+    if (nbufs(p) > GL_PROBLEM_BUFS || p->outputs < 1 ||
+        (!p->reference && !p->reference_fn && !p->verify))
         gl_kit_error("%s(%s, %s): a malformed problem", who, launcher, p->what);
 }
 
@@ -75,7 +76,15 @@ static void setup(void *ctx, int round)
     r->p->setup(r->p->ctx, r->launcher, gl_call_seed(round, 0, r->p->sets));
 }
 
-/* Every output of the round against the reference on its inputs, made again. */
+/* Buffers made again for verify: the inputs, and the expected outputs unless the lab checks
+ * them itself (p->verify). */
+static int made_again(const gl_problem *p, int k)
+{
+    return is_made(p, k) || !p->verify;
+}
+
+/* Every output of the round against the reference on its inputs, made again, or by the lab's
+ * own check of them. */
 static void verify(void *ctx, int round)
 {
     run *r = ctx;
@@ -98,6 +107,19 @@ static void verify(void *ctx, int round)
                               "are read-only",
                               r->launcher, p->what, round, p->buf[k].name, at);
             }
+        }
+        if (p->verify) {
+            const char *why;
+            void *got[GL_PROBLEM_BUFS];
+            for (k = 0; k < nbufs(p); k++)
+                got[k] = k < p->inputs ? again[k] : r->set[i][k].ptr;
+            why = p->verify(p->ctx, got, buf_seed(p, round, i, p->inputs));
+            if (why[0])
+                gl_check_fail("%s %s is not right in timed round %d, call %d (fresh random "
+                              "inputs every call), so its speed is not graded (the correctness "
+                              "tests say more): %s",
+                              r->launcher, p->what, round, i + 1, why);
+            continue;
         }
         if (p->reference) {
             p->call(p->ctx, p->reference, again);
@@ -148,7 +170,8 @@ double gl_perf_ms(const char *launcher, const gl_problem *p)
         ms = gl_time_baseline_once(key, &t, r);
     } else {
         for (k = 0; k < nbufs(p); k++)
-            r->again[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+            if (made_again(p, k))
+                r->again[k] = gl_buf_alloc(p->buf[k].bytes, 0);
         ms = gl_time_student(&t, r);
     }
     for (i = 0; i < p->sets; i++)
@@ -198,9 +221,15 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
     unsigned long long seed = gl_seed() ^ 0x51ed27u;
     int k;
     malformed("gl_perf_queued", launcher, p);
+    if (p->verify) /* queued_right compares with the expected outputs */
+        gl_kit_error("gl_perf_queued(%s, %s): a problem with no reference", launcher, p->what);
+    /* the delayed copy writes buffer 0: the first input or, where there is none, the output
+     * the call updates in place (made), undoing the warm-up call's update; any other output
+     * updated in place, the warm-up call would have updated */
     for (k = p->inputs; k < nbufs(p); k++)
-        if (p->buf[k].made || p->inputs < 1) /* the warm-up call would have updated it */
-            gl_kit_error("gl_perf_queued(%s, %s): no input, or an output updated in place",
+        if (p->buf[k].made ? k != 0 : !is_made(p, 0))
+            gl_kit_error("gl_perf_queued(%s, %s): no input, or an output updated in place "
+                         "that is not the only buffer the delayed copy writes",
                          launcher, p->what);
     memset(&q, 0, sizeof q);
     q.p = p;
@@ -209,7 +238,7 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
         q.set[k] = gl_buf_alloc(p->buf[k].bytes, 0);
         q.expected[k] = gl_buf_alloc(p->buf[k].bytes, 0);
         e[k] = q.expected[k].ptr;
-        if (k < p->inputs) {
+        if (is_made(p, k)) {
             p->make(p->ctx, k, q.set[k].ptr, gl_problem_seed(seed, k));
             p->make(p->ctx, k, e[k], gl_problem_seed(seed, k));
         }

@@ -130,10 +130,10 @@ static int start_judge(void)
     }
     if (m.gpu) {
         int r, tries = 0;
-        /* a GPU that is there but busy or full (other labs graded at once): wait for it, two
-         * minutes for the memory its pool and its subjects need, then take what is there */
+        /* a GPU that is there but busy or full (other labs graded at once): wait for it, three
+         * minutes for the memory its pool and its subjects need, then say the grading broke */
         while ((r = gl_judge_init(path, baseline, subject, (size_t)GL_LAB.pool_mib << 20,
-                                  allow_unisolated, tries < 60, why, sizeof why)) == -3 &&
+                                  allow_unisolated, why, sizeof why)) == -3 &&
                ++tries < 90) {
             gl_gpu_unlock();
             sleep(2);
