@@ -41,6 +41,19 @@ void gl_buf_set_poison_hook(gl_poison_hook hook)
     poison_hook = hook;
 }
 
+static gl_made_hook made_hook;
+
+void gl_buf_set_made_hook(gl_made_hook hook)
+{
+    made_hook = hook;
+}
+
+void gl_buf_made(const gl_buf *b)
+{
+    if (made_hook)
+        made_hook(b->ptr, b->bytes);
+}
+
 gl_buf gl_buf_alloc(size_t bytes, size_t guard)
 {
     static unsigned next_salt = 0x2545f491u;

@@ -44,6 +44,12 @@ void gl_buf_set_allocator(gl_dev_alloc alloc, gl_dev_free release);
  * contents it fingerprints when the code under test says it is done); NULL: nobody. */
 typedef void (*gl_poison_hook)(void *ptr, size_t bytes);
 void gl_buf_set_poison_hook(gl_poison_hook hook);
+/* Told of an output poisoned and then made (one a call updates in place): its contents now
+ * are what it was made as, so only what differs from them later was written (the grader's
+ * count of the bytes a profiled run's kernels must have stored); NULL: nobody. */
+typedef void (*gl_made_hook)(void *ptr, size_t bytes);
+void gl_buf_set_made_hook(gl_made_hook hook);
+void gl_buf_made(const gl_buf *b);
 
 /* guard: bytes on each side, rounded up to GL_GUARD_ALIGN (0 gives 4096). */
 gl_buf gl_buf_alloc(size_t bytes, size_t guard);

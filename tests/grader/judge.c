@@ -82,6 +82,18 @@ static void find_cubin(void)
         snprintf(J.cubin, sizeof J.cubin, "%s", path);
 }
 
+/* The student's code as compiled (submission.cubin and .ptx beside the .so): read once the
+ * compile has finished, which may be after gl_judge_init (the runner's --wait). A subject
+ * spawned before this would not know the student's kernels by their code. */
+void gl_judge_file_compiled(void)
+{
+    char path[4200];
+    find_cubin();
+    snprintf(path, sizeof path, "%.*s.ptx", (int)(strlen(J.submission) - 3), J.submission);
+    free(J.ptx);
+    J.ptx = gl_read_file(path);
+}
+
 /* GPU memory a lab keeps free beside its pool: its subject's context, Nsight Compute's */
 #define RESERVE ((size_t)2 << 30)
 
@@ -136,12 +148,6 @@ int gl_judge_init(const char *submission, const char *baseline, const char *subj
     gl_buf_set_allocator(pool_alloc, pool_free);
     gl_exec_set_backend(judge_backend);
     find_cupti();
-    find_cubin();
-    {
-        char path[4200];
-        snprintf(path, sizeof path, "%.*s.ptx", (int)(strlen(J.submission) - 3), J.submission);
-        J.ptx = gl_read_file(path);
-    }
     err = J.vmm_fd >= 0 ? cudaSuccess : cudaIpcGetMemHandle(&J.handle, J.pool);
     if (err != cudaSuccess) {
         cudaGetLastError();

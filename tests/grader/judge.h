@@ -14,6 +14,10 @@
 int gl_judge_init(const char *submission, const char *baseline, const char *subject_exe,
                   size_t pool_bytes, int allow_unisolated, char *why, size_t len);
 
+/* Once the student's file has compiled: its cubin and PTX, the code its kernels must come
+ * from (before the student's first subject is started). */
+void gl_judge_file_compiled(void);
+
 /* Each test: its deadline, the whole pool; at its end, whether it broke
  * the subject (a fresh one is started for the next call). */
 void gl_judge_test_begin(int timeout_s, const char *id);

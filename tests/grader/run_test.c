@@ -120,5 +120,4 @@ void plan(const char *only)
     }
     planning = 0;
     gl_judge_plan(0);
-    gl_judge_prestart_subject(0); /* the student's, while the file may still compile */
 }

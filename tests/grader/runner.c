@@ -152,6 +152,8 @@ static int start_judge(void)
             snprintf(m.gpu_name, sizeof m.gpu_name, "%s", why);
         } else {
             judge_ok = 1;
+            if (!wait_file) /* with --wait, once the compile has finished */
+                gl_judge_file_compiled();
         }
     } else {
         gl_gpu_unlock();
@@ -191,6 +193,10 @@ static int wait_for_compile(void)
         return 2;
     }
     built = access(path, R_OK) == 0;
+    if (judge_ok && built) {
+        gl_judge_file_compiled();
+        gl_judge_prestart_subject(0); /* the student's, now that its code is known */
+    }
     return 0;
 }
 
@@ -292,6 +298,8 @@ static void run_tests(void)
     int i;
     if (built && m.gpu && !planned && (!kinds || gl_in_list(kinds, gl_kind_name(GL_PERFORMANCE))))
         plan(only);
+    if (judge_ok && built)
+        gl_judge_prestart_subject(0); /* the student's, after the kit's baselines */
     for (i = 0; i < ntests; i++) {
         const entry *e = &tests[i];
         gl_result r;
