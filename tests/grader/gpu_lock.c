@@ -6,6 +6,7 @@
 #include "gpu_lock.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
@@ -17,6 +18,7 @@
  * lock (FILE.w) gives the exclusive ones the first turn: while one waits, no
  * new test takes the GPU shared (flock alone would let shared holders starve it). */
 static int gpu_lock_fd = -1, gpu_turn_fd = -1;
+static char gpu_lock_path[4096];
 
 static void lock_fd(int fd, int op)
 {
@@ -89,10 +91,18 @@ void gl_gpu_wait(double seconds)
         gl_gpu_lock(mode);
 }
 
-void gl_gpu_lock_use(int lock, int turn)
+void gl_gpu_lock_use(const char *path)
 {
-    gpu_lock_fd = lock;
-    gpu_turn_fd = turn;
+    char turn[4200];
+    snprintf(gpu_lock_path, sizeof gpu_lock_path, "%s", path);
+    snprintf(turn, sizeof turn, "%s.w", path);
+    gpu_lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    gpu_turn_fd = open(turn, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+}
+
+const char *gl_gpu_lock_path(void)
+{
+    return gpu_lock_fd >= 0 ? gpu_lock_path : NULL;
 }
 
 void gl_gpu_lock_times(double *waited, double *alone, double *shared)

@@ -3,9 +3,12 @@
 #ifndef GL_GPU_LOCK_H
 #define GL_GPU_LOCK_H
 
-/* The lock files runner --gpu-lock FILE opened: FILE and FILE.w (the exclusive holders'
- * turn), or -1. Without them the lock takes nothing: a lab graded alone. */
-void gl_gpu_lock_use(int lock, int turn);
+/* runner --gpu-lock FILE: FILE and FILE.w (the exclusive holders' turn). Without them the
+ * lock takes nothing: a lab graded alone. */
+void gl_gpu_lock_use(const char *path);
+
+/* FILE, or NULL without --gpu-lock. */
+const char *gl_gpu_lock_path(void);
 
 /* For GL_TRACE: the seconds this lab waited for the GPU, held it alone and held it shared. */
 void gl_gpu_lock_times(double *waited, double *alone, double *shared);

@@ -19,6 +19,8 @@
 #define _GNU_SOURCE
 #include "grader.h"
 #include "judge.h"
+#include "gpu_lock.h"
+#include "gpu_memory.h"
 #include "judge_state.h"
 #include "link.h"
 #include "vmm_pool.h"
@@ -96,6 +98,19 @@ void gl_judge_file_compiled(void)
 
 /* GPU memory a lab keeps free beside its pool: its subject's context, Nsight Compute's */
 #define RESERVE ((size_t)2 << 30)
+/* and the judge's own context */
+#define JUDGE_CONTEXT ((size_t)1 << 30)
+
+int gl_judge_reserve_memory(size_t pool_bytes, char *why, size_t len)
+{
+    struct cudaDeviceProp prop; /* no context made: the GPU's lock is not held here */
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        cudaGetLastError();
+        return 0; /* no GPU: the runner's probe says so */
+    }
+    return gl_gpu_memory_reserve(gl_gpu_lock_path(), pool_bytes + RESERVE + JUDGE_CONTEXT,
+                                 prop.totalGlobalMem, 300.0, why, len);
+}
 
 int gl_judge_init(const char *submission, const char *baseline, const char *subject_exe,
                   size_t pool_bytes, int allow_unisolated, char *why, size_t len)

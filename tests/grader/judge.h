@@ -18,6 +18,11 @@ int gl_judge_init(const char *submission, const char *baseline, const char *subj
  * from (before the student's first subject is started). */
 void gl_judge_file_compiled(void);
 
+/* Before gl_judge_init, without the GPU's lock: the lab's share of the GPU's memory among the
+ * labs graded at once (its pool, its subjects and tools, the judge), held until it ends;
+ * waits for the others. 0, or -1 and why when they kept it too long. */
+int gl_judge_reserve_memory(size_t pool_bytes, char *why, size_t len);
+
 /* Each test: its deadline, the whole pool; at its end, whether it broke
  * the subject (a fresh one is started for the next call). */
 void gl_judge_test_begin(int timeout_s, const char *id);

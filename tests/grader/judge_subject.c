@@ -141,8 +141,9 @@ static int subject_load(const char *launcher)
                      launcher);
     if (!ready.ok) {
         gl_link_kill();
-        if (ready.kit_error && strstr(ready.why, "out of memory"))
-            return 1;
+        if (ready.kit_error && (strstr(ready.why, "out of memory") ||
+                                strstr(ready.why, "busy or unavailable")))
+            return 1; /* the GPU full or busy for now: started again */
         if (ready.kit_error)
             gl_kit_error("%s", ready.why);
         gl_fail("%s", ready.why);

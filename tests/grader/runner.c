@@ -92,10 +92,7 @@ static void parse_args(int argc, char **argv)
         } else if (i + 1 < argc && !strcmp(argv[i], "--wait")) {
             wait_file = argv[++i];
         } else if (i + 1 < argc && !strcmp(argv[i], "--gpu-lock")) {
-            char turn[4200];
-            int lock = open(argv[++i], O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-            snprintf(turn, sizeof turn, "%s.w", argv[i]);
-            gl_gpu_lock_use(lock, open(turn, O_RDWR | O_CREAT | O_CLOEXEC, 0666));
+            gl_gpu_lock_use(argv[++i]);
         } else {
             usage();
         }
@@ -119,6 +116,11 @@ static int start_judge(void)
      * timed meanwhile, as if it will build */
     built = wait_file || access(path, R_OK) == 0;
     memset(&m, 0, sizeof m);
+    if (built && gl_judge_reserve_memory((size_t)GL_LAB.pool_mib << 20, why, sizeof why) != 0) {
+        fprintf(stderr, "grader: %s; the grading broke, not the student's file (grade again, "
+                        "fewer labs at once: CHECK_JOBS=1)\n", why);
+        return 2;
+    }
     /* everything that touches the GPU holds the lock, at least shared: a context made or
      * a pool allocated (and cleared by the driver) while another lab's test is timed would
      * slow it down */

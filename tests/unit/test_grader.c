@@ -1,7 +1,10 @@
 /* test_grader.c: unit tests of the grader's readers (PTX, ptxas report,
- * Nsight Compute CSV) and of its results format. No GPU needed. */
+ * Nsight Compute CSV), of its results format and of the GPU memory the labs graded at once
+ * share. No GPU needed. */
+#define _GNU_SOURCE
 #include "unit.h"
 
+#include "gpu_memory.h"
 #include "inspect.h"
 #include "record.h"
 #include "results.h"
@@ -14,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <time.h>
+#include <sys/wait.h>
 
 /* PTX as nvcc 13 writes it: shared arrays declared inside the entry */
 static const char ptx13[] =
@@ -398,6 +404,56 @@ START_TEST(results_round_trip)
 }
 END_TEST
 
+/* Labs graded at once share the GPU's memory: a lab waits until the one before it lets go of
+ * what it holds (it ends), or gives up, saying why. */
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+START_TEST(gpu_memory_waits_for_the_lab_before)
+{
+    char dir[] = "/tmp/gl-unit-mem-XXXXXX", lock[64], why[256] = "";
+    size_t gib = (size_t)1 << 30;
+    int ready[2], status;
+    pid_t child;
+    double t0;
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(lock, sizeof lock, "%s/gpu.lock", dir);
+    ck_assert_int_eq(pipe(ready), 0);
+    child = fork();
+    if (child == 0) { /* the lab before: 3 GiB of 4, for a second */
+        char w[256];
+        int r = gl_gpu_memory_reserve(lock, 3 * gib - 5, 4 * gib, 5.0, w, sizeof w);
+        if (write(ready[1], "x", 1) != 1 || r != 0)
+            _exit(1);
+        usleep(1000000);
+        _exit(0);
+    }
+    ck_assert_int_eq(read(ready[0], why, 1), 1);
+    /* 2 GiB do not fit beside it: given up after 0.3 s, saying why */
+    ck_assert_int_eq(gl_gpu_memory_reserve(lock, 2 * gib, 4 * gib, 0.3, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "needs 2 GiB of its 4"));
+    /* 1 GiB fits at once; then 1 more waits until the lab before has ended */
+    t0 = mono();
+    ck_assert_int_eq(gl_gpu_memory_reserve(lock, gib, 4 * gib, 5.0, why, sizeof why), 0);
+    ck_assert(mono() - t0 < 0.5);
+    ck_assert_int_eq(gl_gpu_memory_reserve(lock, gib, 4 * gib, 5.0, why, sizeof why), 0);
+    ck_assert(mono() - t0 > 0.5);
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert_int_eq(status, 0);
+    ck_assert_int_eq(gl_gpu_memory_reserve(NULL, 100 * gib, 4 * gib, 0.0, why, sizeof why), 0);
+    for (status = -1; status < 4; status++) {
+        char f[96];
+        snprintf(f, sizeof f, status < 0 ? "%s.memq" : "%s.mem.%d", lock, status);
+        unlink(f);
+    }
+    rmdir(dir);
+}
+END_TEST
+
 Suite *grader_suite(void)
 {
     Suite *s = suite_create("grader");
@@ -417,6 +473,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, tile_pitch_of_any_shape);
     tcase_add_test(tc, template_instantiation_by_exact_name);
     tcase_add_test(tc, results_round_trip);
+    tcase_add_test(tc, gpu_memory_waits_for_the_lab_before);
     suite_add_tcase(s, tc);
     return s;
 }
