@@ -54,6 +54,19 @@ typedef struct gl_problem_s (*gl_problem_fn)(const char *launcher, void *size);
 int gl_demo_table(const char *lab, const char *note, const gl_demo_variant *variants,
                   gl_problem_fn problem, void *size, const gl_demo_args *args);
 
+/* A demo's table of rows each at its own size (a sweep: strides, offsets, layouts), ended by
+ * a NULL launcher: each row's launcher on problem(launcher, its size), checked and timed as
+ * gl_demo_table does (on buffers of that size), shown under two keys, the columns key (the
+ * row's label) and param (its param), then time, effective bandwidth (that problem's work) and
+ * share of cudaMemcpy's, with no speedup column. A row wrong for the reason the row before
+ * gave, but for the problem's words for its size, says it once. */
+typedef struct {
+    const char *launcher, *label, *param; /* "strided_copy", "stride", "8" */
+    void *size;                           /* the row's size, given to problem */
+} gl_demo_row;
+int gl_demo_sweep(const char *lab, const char *note, const char *key, const char *param,
+                  const gl_demo_row *rows, gl_problem_fn problem, const gl_demo_args *args);
+
 #ifdef __cplusplus
 }
 #endif

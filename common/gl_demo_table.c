@@ -1,5 +1,6 @@
 /* gl_demo_table.c: a demo's comparison table, from its variant table and its lab's problem
- * (gl_demo.h): each variant checked as the grader checks it, then timed. */
+ * (gl_demo.h): each variant checked as the grader checks it, then timed; or a sweep, each row
+ * at its own size. */
 #include "gl_demo.h"
 
 #include "gl_buffer.h"
@@ -10,6 +11,7 @@
 #include "gl_timing.h"
 
 #include <stdio.h>
+#include <string.h>
 
 typedef struct {
     const gl_problem *p;
@@ -23,12 +25,28 @@ static void run(void *arg)
     j->p->call(j->p->ctx, j->launcher, j->buf);
 }
 
+/* The GPU's line, the measured cudaMemcpy bandwidth, and the table with its notes. */
+static gl_table *begin(const char *lab, const char *note, const char *const *h,
+                       double *memcpy_gbps)
+{
+    gl_device_info info;
+    gl_table *table;
+    gl_demo_begin(&info);
+    *memcpy_gbps = gl_memcpy_gbps(0);
+    table = gl_table_new(NULL, 6, h);
+    gl_table_note(table, "lab", "%s, %s", lab, note);
+    gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
+    gl_table_note(table, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + write; "
+                  "theoretical %.0f)", *memcpy_gbps, info.theoretical_gbps);
+    gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
+    return table;
+}
+
 int gl_demo_table(const char *lab, const char *note, const gl_demo_variant *v,
                   gl_problem_fn problem, void *size, const gl_demo_args *args)
 {
     const char *base = NULL, *h[6] = {"variant", "time_ms", "GB/s", "pct_of_memcpy", "", "check"};
     char x_base[64], short_lab[8]; /* the header x_<the baseline's label>; "08" */
-    gl_device_info info;
     gl_table *table;
     gl_buf b[GL_PROBLEM_BUFS];
     gl_problem first = problem(v[0].launcher, size), pi;
@@ -43,14 +61,7 @@ int gl_demo_table(const char *lab, const char *note, const gl_demo_variant *v,
     snprintf(x_base, sizeof x_base, "x_%s", base ? base : "baseline");
     h[4] = x_base;
 
-    gl_demo_begin(&info);
-    memcpy_gbps = gl_memcpy_gbps(0);
-    table = gl_table_new(NULL, 6, h);
-    gl_table_note(table, "lab", "%s, %s", lab, note);
-    gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
-    gl_table_note(table, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + write; "
-                  "theoretical %.0f)", memcpy_gbps, info.theoretical_gbps);
-    gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
+    table = begin(lab, note, h, &memcpy_gbps);
 
     for (k = 0; k < p->inputs + p->outputs; k++) { /* the timed calls' buffers, one size */
         b[k] = gl_buf_alloc(p->buf[k].bytes, 0);
@@ -96,4 +107,65 @@ int gl_demo_table(const char *lab, const char *note, const gl_demo_variant *v,
     for (k = 0; k < p->inputs + p->outputs; k++)
         gl_buf_free(&b[k]);
     return status;
+}
+
+/* ---- a sweep: each row its own size (gl_demo.h) ---- */
+
+/* why, less the problem's words for its size: the same reason at another size is the same. */
+static void reason(const char *why, const char *what, char *out, size_t len)
+{
+    const char *at = *what ? strstr(why, what) : NULL;
+    if (at)
+        snprintf(out, len, "%.*s%s", (int)(at - why), why, at + strlen(what));
+    else
+        snprintf(out, len, "%s", why);
+}
+
+int gl_demo_sweep(const char *lab, const char *note, const char *key, const char *param,
+                  const gl_demo_row *v, gl_problem_fn problem, const gl_demo_args *args)
+{
+    const char *h[6] = {key, param, "time_ms", "GB/s", "pct_of_memcpy", "check"};
+    static char last[1024], now[1024]; /* the row before's reason, and this one's */
+    char short_lab[8];
+    double memcpy_gbps;
+    gl_table *table = begin(lab, note, h, &memcpy_gbps);
+    int i, k, wrong = 0;
+
+    last[0] = '\0';
+    for (i = 0; v[i].launcher; i++) {
+        gl_problem p = problem(v[i].launcher, v[i].size);
+        const char *why = gl_problem_check(v[i].launcher, &p, gl_seed());
+        gl_table_cell(table, "%s", v[i].label);
+        gl_table_cell(table, "%s", v[i].param ? v[i].param : "");
+        if (*why) {
+            reason(why, p.what, now, sizeof now);
+            if (strcmp(now, last) != 0) /* the same reason for every stride: said once */
+                printf("%s is WRONG: %s\n", v[i].launcher, why);
+            snprintf(last, sizeof last, "%s", now);
+            wrong++;
+            for (k = 0; k < 3; k++)
+                gl_table_cell(table, "-");
+            gl_table_cell(table, "WRONG");
+        } else {
+            gl_buf b[GL_PROBLEM_BUFS]; /* the timed calls' buffers, at this row's size */
+            job j = {&p, v[i].launcher, {NULL}};
+            double ms;
+            for (k = 0; k < p.inputs + p.outputs; k++) {
+                b[k] = gl_buf_alloc(p.buf[k].bytes, 0);
+                j.buf[k] = b[k].ptr;
+                if (k < p.inputs || p.buf[k].made)
+                    p.make(p.ctx, k, j.buf[k], gl_problem_seed(gl_seed(), k));
+            }
+            ms = gl_time_ms(run, &j, gl_timing_default());
+            for (k = 0; k < p.inputs + p.outputs; k++)
+                gl_buf_free(&b[k]);
+            gl_table_cell(table, "%.4f", ms);
+            gl_table_cell(table, "%.0f", gl_gbps(p.work, ms));
+            gl_table_cell(table, "%.1f", gl_percent(gl_gbps(p.work, ms), memcpy_gbps));
+            gl_table_cell(table, "ok");
+            last[0] = '\0';
+        }
+    }
+    snprintf(short_lab, sizeof short_lab, "%.2s", lab); /* make check LAB=02 */
+    return gl_demo_end(table, args, wrong, short_lab);
 }

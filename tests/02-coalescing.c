@@ -17,7 +17,6 @@
 
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,72 +210,14 @@ GL_TEST(add_random, GL_CORRECTNESS, 1, 15, "matrix add, a size drawn from the se
     check_add(s, 1);
 }
 
-/* ---- the launchers only enqueue their kernels (gl_expect_queued) ---- */
+/* ---- the launchers only enqueue their kernels (gl_perf_queued) ---- */
 
-typedef struct {
-    const char *launcher;
-    float *out, *in;  /* in: the input the delayed copy writes */
-    const float *ref; /* what out (or vx) must hold afterwards */
-    size_t n;         /* elements of out to compare */
-    int size;         /* the launcher's n (or rows = cols) */
-} queued;
-
-static void queued_launch(void *ctx)
-{
-    queued *q = ctx;
-    if (!strcmp(q->launcher, "kick_soa")) /* in: the 8 arrays, vx among them (out) */
-        co_kick_soa(co_particles_at(q->in, q->size), q->size, CO_EX, CO_DT);
-    else if (!strcmp(q->launcher, "matrix_add")) /* c = in + in */
-        co_matrix_add("matrix_add", q->out, q->in, q->in, q->size, q->size);
-    else
-        co_copy("strided_copy", q->out, q->in, q->size, 1);
-}
-
-static int queued_right(void *ctx)
-{
-    queued *q = ctx;
-    float *h = gl_malloc(q->n * sizeof(float));
-    gl_cmp cmp;
-    int right;
-    GL_CUDA(cudaMemcpy(h, q->out, q->n * sizeof(float), cudaMemcpyDeviceToHost));
-    right = gl_compare_float(q->ref, h, q->n, 1e-6, 1e-5, &cmp) == 0;
-    free(h);
-    return right;
-}
-
+/* 1000 elements, particles, or 1000 x 1000 for the matrix add, behind a 150 ms kernel. */
 static void check_async(const char *launcher)
 {
-    const int size = 1000; /* 1000 x 1000 for the matrix add */
-    int kick = !strcmp(launcher, "kick_soa"), add = !strcmp(launcher, "matrix_add");
-    size_t n = add ? (size_t)size * size : (size_t)size, in_n = kick ? 8 * n : n, i;
-    float *h_in, *ref = gl_malloc(n * sizeof(float));
-    gl_buf staged = gl_buf_alloc(in_n * sizeof(float), 0), in = gl_buf_alloc(in_n * sizeof(float), 0),
-           out = gl_buf_alloc(n * sizeof(float), 0);
-    queued q = {launcher, out.ptr, in.ptr, ref, n, size};
-    gl_queue_buffers b = {in.ptr, staged.ptr, in_n * sizeof(float), out.ptr, n * sizeof(float)};
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    if (kick) { /* the kick writes vx in place: that is the output */
-        float *kicked;
-        co_particles_make(&rng, size, &h_in, &kicked);
-        memcpy(ref, kicked + 3 * n, n * sizeof(float));
-        free(kicked);
-        q.out = (float *)in.ptr + 3 * n;
-        b.output = q.out;
-    } else {
-        h_in = gl_malloc(n * sizeof(float));
-        gl_fill_float(&rng, h_in, n, -1.0f, 1.0f);
-        for (i = 0; i < n; i++)
-            ref[i] = add ? h_in[i] + h_in[i] : h_in[i];
-    }
-    gl_buf_upload(&staged, h_in);
-    gl_expect_queued(launcher, queued_launch, queued_right, &q, &b);
-    gl_buf_free(&staged);
-    gl_buf_free(&in);
-    gl_buf_free(&out);
-    free(h_in);
-    free(ref);
+    co_size z = {.n = 1000, .stride = 1, .rows = 1000, .cols = 1000};
+    gl_problem p = co_problem(launcher, &z);
+    gl_perf_queued(launcher, &p);
 }
 
 GL_TEST(strided_async, GL_CORRECTNESS, 1, 30, "strided copy, launcher returns at once")
@@ -350,203 +291,33 @@ GL_TEST(add_mapping, GL_TECHNIQUE, 3, 10, "matrix add: threadIdx.x along a row")
     GL_FOR_EACH_KERNEL("matrix_add", "matrix_add_kernel", k) check_add_mapping(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
-/* The largest test's memory (MiB): 8 copies of 2^26 floats each way and the input made
- * again, or 5 sets of three 8192 x 8192 matrices and two more (the kick: 12 sets of 3
- * arrays of 2^24 floats, 5 more, 3 made again and 2^24 records: 3328). On a smaller pool every
+/* The largest test's memory (MiB): 18 buffers of 256 MiB (257 with their guards): 8 calls of a
+ * copy of 2^26 floats, its in and out, and both made again, or 5 calls of a matrix add of
+ * 8192 x 8192, a, b and c, and the three made again (the kick: 6 calls of 2^24 particles of
+ * 32 bytes, the particles made again and the reference's records, 16). On a smaller pool every
  * size is a quarter. */
-#define POOL_MIB (4352 + 128)
-#define MAX_SETS 12
+#define POOL_MIB (18 * 257 + 64)
 
 static int quarter(void)
 {
     return gl_pool_mib() >= POOL_MIB ? 1 : 4;
 }
 
-/* Each call of a round on its own buffers: b[i][0..2] (out, in; vx, mass, charge;
- * records; c, a, b) */
-typedef struct {
-    const char *launcher;
-    int kind; /* 'c' copy, 's' SoA kick, 'a' AoS kick, 'm' matrix add */
-    int n, m, sets;
-    gl_buf b[MAX_SETS][3];
-    gl_buf shared;  /* the SoA fields the kick never touches: x, y, z, vy, vz */
-    gl_buf scratch; /* the inputs made again, to check the outputs against */
-    gl_buf records; /* the kick's inputs as records, for the kit's kick_aos */
-} perf;
-
-/* Input `slot` of call i in a round, made on the GPU from the seed: the same again in
- * verify, whatever the launcher did to the buffers. */
-static void perf_input(const perf *p, void *dst, int round, int i, int slot)
+/* Effective bandwidth (useful GB/s) of a launcher on its problem at z (lab.c), each output of
+ * a student's checked after every round (a wrong kernel's speed means nothing). */
+static double gbps(const char *launcher, co_size z)
 {
-    size_t n = (size_t)p->n * (p->kind == 'm' ? (size_t)p->m : p->kind == 'a' ? 8 : 1);
-    unsigned long long seed =
-        gl_seed() ^ (0x1000003ull * (unsigned long long)((round * MAX_SETS + i) * 3 + slot + 1));
-    if ((p->kind == 's' && slot == 1) || p->kind == 'a') /* masses (records: all fields) */
-        gl_device_fill_float(dst, n, 0.5f, 2.0f, seed);
-    else
-        gl_device_fill_float(dst, n, -1.0f, 1.0f, seed);
-}
-
-static void perf_prepare(void *ctx, int round)
-{
-    perf *p = ctx;
-    int i, k;
-    for (i = 0; i < p->sets; i++) {
-        gl_buf *b = p->b[i];
-        for (k = p->kind == 's' || p->kind == 'a' ? 0 : 1; k < 3; k++)
-            if (b[k].base)
-                perf_input(p, b[k].ptr, round, i, k);
-        if (p->kind == 'c' || p->kind == 'm')
-            gl_buf_poison(&b[0]);
-    }
-    if (p->kind == 's')
-        gl_device_fill_float(p->shared.ptr, 5 * (size_t)p->n, -1.0f, 1.0f, gl_seed() ^ round);
-}
-
-static struct particles perf_particles(perf *p, int i)
-{
-    float *s = p->shared.ptr;
-    size_t n = (size_t)p->n;
-    struct particles q = {s, s + n, s + 2 * n, p->b[i][0].ptr, s + 3 * n, s + 4 * n,
-                          p->b[i][1].ptr, p->b[i][2].ptr};
-    return q;
-}
-
-static void perf_call(void *ctx, int i)
-{
-    perf *p = ctx;
-    gl_buf *b = p->b[i];
-    if (p->kind == 'c')
-        co_copy(p->launcher, b[0].ptr, b[1].ptr, p->n, 1);
-    else if (p->kind == 'm')
-        co_matrix_add(p->launcher, b[0].ptr, b[1].ptr, b[2].ptr, p->n, p->m);
-    else if (p->kind == 's')
-        co_kick_soa(perf_particles(p, i), p->n, CO_EX, CO_DT);
-    else
-        co_kick_aos(b[0].ptr, p->n, CO_EX, CO_DT);
-}
-
-/* The kick's vx against the kit's kick_aos on records made from the call's inputs, made
- * again (vx, mass, charge in scratch): on the GPU. */
-static size_t kick_wrong(perf *p, int round, int i, size_t *first)
-{
-    size_t n = (size_t)p->n, words = sizeof(struct particle) / sizeof(float);
-    float *s = p->scratch.ptr, *r = p->records.ptr;
-    int k;
-    for (k = 0; k < 3; k++)
-        perf_input(p, s + k * n, round, i, k);
-    gl_device_copy_words_strided(r + 3, words, s, 1, n);         /* vx */
-    gl_device_copy_words_strided(r + 6, words, s + n, 1, n);     /* mass */
-    gl_device_copy_words_strided(r + 7, words, s + 2 * n, 1, n); /* charge */
-    co_kick_aos(p->records.ptr, p->n, CO_EX, CO_DT);
-    GL_CHECK_LAUNCH("kick_aos");
-    gl_device_copy_words_strided(s, 1, r + 3, words, n);
-    return gl_device_diff_float(s, p->b[i][0].ptr, n, 1e-6f, 1e-5f, first);
-}
-
-/* Every output of the round, against its inputs made again: the copy against its input,
- * the matrix add against the kit's own matrix_add_naive, the kick's vx on the host. */
-static void perf_verify(void *ctx, int round)
-{
-    perf *p = ctx;
-    size_t n = (size_t)p->n * (p->kind == 'm' ? (size_t)p->m : 1), first = 0, wrong = 0;
-    float *a = p->scratch.ptr, *b = a + n;
-    int i;
-    for (i = 0; i < p->sets; i++) {
-        if (p->kind == 'c') {
-            perf_input(p, a, round, i, 1);
-            wrong = gl_device_diff_words(a, p->b[i][0].ptr, n, &first);
-        } else if (p->kind == 'm') { /* b = a + b, in place */
-            perf_input(p, a, round, i, 1);
-            perf_input(p, b, round, i, 2);
-            co_matrix_add("matrix_add_naive", b, a, b, p->n, p->m);
-            GL_CHECK_LAUNCH("matrix_add_naive");
-            wrong = gl_device_diff_words(b, p->b[i][0].ptr, n, &first);
-        } else {
-            wrong = kick_wrong(p, round, i, &first);
-        }
-        if (wrong && p->kind == 'm')
-            gl_check_fail("in timed round %d (fresh inputs), %s's c is wrong at %zu of %zu "
-                          "elements, first at [%zu][%zu]: every call must do the whole work on "
-                          "its own input",
-                          round, p->launcher, wrong, n, first / p->m, first % p->m);
-        if (wrong)
-            gl_check_fail("in timed round %d (fresh inputs), %s's %s is wrong at %zu of %zu "
-                          "elements, first at [%zu]: every call must do the whole work on its "
-                          "own input",
-                          round, p->launcher, p->kind == 's' ? "vx" : "out", wrong, n, first);
-    }
-}
-
-/* Effective bandwidth (useful GB/s) of a launcher of kind ('c', 's', 'a', 'm') on n
- * elements (rows) x m (columns), sets calls per round, after checking that a student's is
- * right (a wrong kernel's speed means nothing). */
-static double gbps(const char *launcher, int kind, int n, int m, int sets, double useful_bytes)
-{
-    perf p;
-    gl_timed t = {sets, 5, perf_prepare, perf_call, perf_verify, NULL};
-    const gl_launcher *l = gl_launcher_find(launcher);
-    size_t len = (size_t)n * (kind == 'm' ? (size_t)m : 1), fbytes = len * sizeof(float);
-    double ms;
-    int i, k;
-
-    if (!(l->flags & GL_GIVEN)) {
-        gl_rng rng;
-        const char *why;
-        gl_test_rng(&rng);
-        why = kind == 'c'   ? copy_once(&rng, launcher, (1 << 20) + 1, 1)
-              : kind == 's' ? kick_once(&rng, launcher, (1 << 20) + 3)
-                            : add_once(&rng, launcher, 1025, 2049);
-        if (*why)
-            gl_check_fail("%s is not right yet, so its speed is not graded (the correctness "
-                          "tests say what is wrong)",
-                          launcher);
-    }
-    memset(&p, 0, sizeof p);
-    p.launcher = launcher;
-    p.kind = kind;
-    p.n = n;
-    p.m = m;
-    p.sets = sets;
-    for (i = 0; i < sets; i++) {
-        p.b[i][0] = gl_buf_alloc(kind == 'a' ? 8 * fbytes : fbytes, 0);
-        if (kind != 'a')
-            p.b[i][1] = gl_buf_alloc(fbytes, 0);
-        if (kind == 's' || kind == 'm')
-            p.b[i][2] = gl_buf_alloc(fbytes, 0);
-    }
-    if (kind == 's') {
-        p.shared = gl_buf_alloc(5 * fbytes, 0);
-        p.records = gl_buf_alloc(len * sizeof(struct particle), 0);
-    }
-    if (kind != 'a')
-        p.scratch = gl_buf_alloc((kind == 's' ? 3 : kind == 'm' ? 2 : 1) * fbytes, 0);
-    if (l->flags & GL_GIVEN) {
-        t.verify = NULL; /* the kit's own */
-        ms = gl_time_baseline(&t, &p);
-    } else {
-        ms = gl_time_student(&t, &p);
-    }
-    for (i = 0; i < sets; i++)
-        for (k = 0; k < 3; k++)
-            if (p.b[i][k].base)
-                gl_buf_free(&p.b[i][k]);
-    if (p.shared.base)
-        gl_buf_free(&p.shared);
-    if (p.scratch.base)
-        gl_buf_free(&p.scratch);
-    if (p.records.base)
-        gl_buf_free(&p.records);
-    return gl_gbps(useful_bytes, ms);
+    gl_problem p = co_problem(launcher, &z);
+    return gl_gbps(p.work, gl_perf_ms(launcher, &p));
 }
 
 GL_TEST(stride1_vs_copy, GL_PERFORMANCE, 4, 120, "stride 1 as fast as the kit's copy")
 {
     int n = (1 << 26) / quarter();
-    double copy = gbps("copy_float", 'c', n, 1, 8, 8.0 * n),
-           mine = gbps("strided_copy", 'c', n, 1, 8, 8.0 * n);
+    double copy = gbps("copy_float", (co_size){.n = n}),
+           mine = gbps("strided_copy", (co_size){.n = n, .stride = 1});
     gl_test_margin(gl_percent(mine, copy), MIN_STRIDE1_PCT_OF_COPY, 1);
     if (gl_percent(mine, copy) < MIN_STRIDE1_PCT_OF_COPY)
         gl_check_fail("at n = %d, strided_copy at stride 1 moves %.0f GB/s, %.0f%% of the kit's "
@@ -562,8 +333,7 @@ GL_TEST(soa_vs_aos, GL_PERFORMANCE, 4, 120, "SoA kick faster than AoS")
 {
     int n = (1 << 24) / quarter();
     /* useful bytes: vx, mass and charge read, vx written */
-    double aos = gbps("kick_aos", 'a', n, 0, 6, 16.0 * n),
-           soa = gbps("kick_soa", 's', n, 0, 12, 16.0 * n);
+    double aos = gbps("kick_aos", (co_size){.n = n}), soa = gbps("kick_soa", (co_size){.n = n});
     gl_test_margin(soa / aos, MIN_SOA_OVER_AOS, 1);
     if (soa < MIN_SOA_OVER_AOS * aos)
         gl_check_fail("at n = %d, kick_soa moves %.0f useful GB/s, %.2fx the given kick_aos "
@@ -577,8 +347,8 @@ GL_TEST(soa_vs_aos, GL_PERFORMANCE, 4, 120, "SoA kick faster than AoS")
 GL_TEST(add_vs_naive, GL_PERFORMANCE, 4, 120, "matrix add faster than naive mapping")
 {
     int rows = 8192 / (quarter() == 1 ? 1 : 2), cols = rows;
-    double bytes = 12.0 * rows * cols, naive = gbps("matrix_add_naive", 'm', rows, cols, 5, bytes),
-           mine = gbps("matrix_add", 'm', rows, cols, 5, bytes);
+    double naive = gbps("matrix_add_naive", (co_size){.rows = rows, .cols = cols}),
+           mine = gbps("matrix_add", (co_size){.rows = rows, .cols = cols});
     gl_test_margin(mine / naive, MIN_ADD_OVER_NAIVE, 1);
     if (mine < MIN_ADD_OVER_NAIVE * naive)
         gl_check_fail("on %d x %d, matrix_add moves %.0f GB/s, %.2fx the given matrix_add_naive "
@@ -653,36 +423,24 @@ GL_TEST(add_sectors, GL_PROFILE, 2, 300, "matrix add: 4 sectors per request")
                       s);
 }
 
-/* Under Nsight Compute: one launcher, once; checked. */
-static const char *run_once(int argc, char **argv)
+/* The problem of a profile run (strided_copy N [STRIDE], kick_soa N, matrix_add ROWS COLS) or
+ * of a probe (1000 elements at stride 3, 1000 particles, 40 x 70). */
+static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    long x, y = 1;
-    gl_rng rng;
-    if (argc < 2 || argc > 3 || gl_parse_long(argv[1], 1, 1 << 24, &x) ||
-        (argc > 2 && gl_parse_long(argv[2], 1, 1 << 16, &y)))
-        return "usage: LAUNCHER N [STRIDE | COLS]";
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    if (!strcmp(argv[0], "strided_copy") && x * y < (1L << 31))
-        return copy_once(&rng, argv[0], (int)x, (int)y);
-    if (!strcmp(argv[0], "kick_soa"))
-        return kick_once(&rng, argv[0], (int)x);
-    if (!strcmp(argv[0], "matrix_add") && x * y < (1L << 31))
-        return add_once(&rng, argv[0], (int)x, (int)y);
-    return "usage: strided_copy N STRIDE | kick_soa N | matrix_add ROWS COLS";
+    static co_size z;
+    int add = !strncmp(launcher, "matrix_add", 10), kick = !strncmp(launcher, "kick_", 5);
+    long x = add ? 40 : 1000, y = add ? 70 : argc == 0 ? 3 : 1;
+    if (!gl_launcher_find(launcher) ||
+        (argc != 0 && (argc > (kick ? 1 : 2) || gl_parse_long(argv[0], 1, 1 << 24, &x) ||
+                       (argc > 1 && gl_parse_long(argv[1], 1, 1 << 16, &y)))) ||
+        x * y >= 1L << 31)
+        return -1;
+    z = (co_size){.n = (int)x, .stride = (int)y};
+    if (add)
+        z = (co_size){.rows = (int)x, .cols = (int)y};
+    *p = co_problem(launcher, &z);
+    return 0;
 }
 
-/* One call on a small problem, to see which kernels a launcher launches. */
-static void probe(const char *launcher)
-{
-    gl_rng rng;
-    gl_rng_init(&rng, gl_seed(), "probe");
-    if (strstr(launcher, "kick"))
-        kick_once(&rng, launcher, 1000);
-    else if (strstr(launcher, "matrix_add"))
-        add_once(&rng, launcher, 40, 70);
-    else
-        copy_once(&rng, launcher, 1000, strcmp(launcher, "copy_float") ? 3 : 1);
-}
-
-const gl_lab GL_LAB = {.name = "02-coalescing", .file = "coalescing.cu", .run_once = run_once,
-                       .probe = probe, .pool_mib = POOL_MIB};
+const gl_lab GL_LAB = {.name = "02-coalescing", .file = "coalescing.cu", .problem = problem,
+                       .pool_mib = POOL_MIB};

@@ -293,3 +293,134 @@ const char *co_add_check(const char *launcher, int rows, int cols, const float *
     free(got);
     return why;
 }
+
+/* ---- the problems the demo and the grader time (lab.h) ---- */
+
+/* The floats a copy's input holds: in[offset + i * stride] for i < n. */
+static size_t copy_in_floats(const co_size *z)
+{
+    return (size_t)z->offset + (z->n ? (size_t)(z->n - 1) * (size_t)z->stride + 1 : 1);
+}
+
+/* A copy's input or a matrix in [-1, 1); the particles' every float in [0.5, 2) (a mass is
+ * never near 0, in a record or in its array). */
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    const co_size *z = ctx;
+    (void)k;
+    if (z->kind == 'm')
+        gl_device_fill_float(dst, (size_t)z->rows * z->cols, -1.0f, 1.0f, seed);
+    else if (z->kind == 'k')
+        gl_device_fill_float(dst, 8 * (size_t)z->n, 0.5f, 2.0f, seed);
+    else
+        gl_device_fill_float(dst, copy_in_floats(z), -1.0f, 1.0f, seed);
+}
+
+/* The particles are kick_aos's records, or kick_soa's 8 arrays of n floats one after the
+ * other. */
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    const co_size *z = ctx;
+    if (z->kind == 'm')
+        co_matrix_add(launcher, buf[2], buf[0], buf[1], z->rows, z->cols);
+    else if (z->kind == 'k' && !strcmp(launcher, "kick_aos"))
+        co_kick_aos(buf[0], z->n, CO_EX, CO_DT);
+    else if (z->kind == 'k')
+        co_kick_soa(co_particles_at(buf[0], z->n), z->n, CO_EX, CO_DT);
+    else
+        co_copy(launcher, buf[1], (const float *)buf[0] + z->offset, z->n, z->stride);
+}
+
+static void problem_copy(void *ctx, void *const *buf)
+{
+    const co_size *z = ctx;
+    gl_device_copy_words_strided(buf[1], 1, (const float *)buf[0] + z->offset,
+                                 (size_t)z->stride, (size_t)z->n);
+}
+
+/* The arrays kicked by the kit's kick_aos, on records holding their vx, mass and charge. */
+static void problem_kick_arrays(void *ctx, void *const *buf)
+{
+    const co_size *z = ctx;
+    size_t n = (size_t)z->n, words = sizeof(struct particle) / sizeof(float);
+    gl_buf records = gl_buf_alloc(n * sizeof(struct particle), 0);
+    float *r = records.ptr, *f = buf[0];
+    gl_device_copy_words_strided(r + 3, words, f + 3 * n, 1, n); /* vx */
+    gl_device_copy_words_strided(r + 6, words, f + 6 * n, 1, n); /* mass */
+    gl_device_copy_words_strided(r + 7, words, f + 7 * n, 1, n); /* charge */
+    co_kick_aos(records.ptr, z->n, CO_EX, CO_DT);
+    GL_CHECK_LAUNCH("kick_aos");
+    gl_device_copy_words_strided(f + 3 * n, 1, r + 3, words, n);
+    gl_buf_free(&records);
+}
+
+static gl_problem add_problem(co_size *z)
+{
+    size_t bytes = (size_t)z->rows * z->cols * sizeof(float);
+    gl_problem p = {.inputs = 2, .outputs = 1, .reference = "matrix_add_naive",
+                    .work = 3.0 * (double)bytes, .sets = 5};
+    snprintf(z->what, sizeof z->what, "on %d x %d", z->rows, z->cols);
+    p.buf[0] = (gl_problem_buf){.name = "a", .bytes = bytes, .row = (size_t)z->cols};
+    p.buf[1] = (gl_problem_buf){.name = "b", .bytes = bytes, .row = (size_t)z->cols};
+    p.buf[2] = (gl_problem_buf){.name = "c", .bytes = bytes, .cmp = GL_CMP_FLOAT,
+                                .row = (size_t)z->cols};
+    p.hint = "c[row][col] is a[row][col] + b[row][col], each at row * cols + col. Elements never "
+             "written: the grid must cover the columns with blockIdx.x and the rows with "
+             "blockIdx.y (the launcher's grid); none written: is the kernel still a TODO, or is "
+             "it never launched?";
+    return p;
+}
+
+/* Updated in place: vx kicked, the seven other fields as they were. */
+static gl_problem kick_problem(co_size *z, int soa)
+{
+    gl_problem p = {.outputs = 1, .reference = soa ? NULL : "kick_aos",
+                    .reference_fn = soa ? problem_kick_arrays : NULL,
+                    .work = 16.0 * z->n /* vx, mass and charge read, vx written */, .sets = 6};
+    snprintf(z->what, sizeof z->what, "with n = %d", z->n);
+    p.buf[0] = (gl_problem_buf){.name = soa ? "p" : "the records",
+                                .bytes = 8 * (size_t)z->n * sizeof(float), .cmp = GL_CMP_FLOAT,
+                                .atol = 1e-6, .rtol = 1e-5, .row = soa ? (size_t)z->n : 8,
+                                .made = 1};
+    if (soa)
+        p.hint = "[k][i] is element i of p's array k (x, y, z, vx, vy, vz, mass, charge: vx is "
+                 "3). Only vx is written: vx[i] += charge[i] / mass[i] * ex * dt, as in "
+                 "kick_aos_kernel (no vx kicked: is the kernel still a TODO, or is it never "
+                 "launched?)";
+    return p;
+}
+
+static gl_problem copy_problem(co_size *z)
+{
+    gl_problem p = {.inputs = 1, .outputs = 1, .reference_fn = problem_copy,
+                    .work = 2.0 * z->n * sizeof(float), .sets = 8};
+    if (z->offset)
+        snprintf(z->what, sizeof z->what, "with n = %d from in + %d", z->n, z->offset);
+    else
+        snprintf(z->what, sizeof z->what, "with n = %d, stride = %d", z->n, z->stride);
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = copy_in_floats(z) * sizeof(float)};
+    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = (size_t)z->n * sizeof(float)};
+    p.hint = "out[i] is in[i * stride]: is the stride applied to the read, and only to the read? "
+             "(None written: is the kernel still a TODO, or is it never launched?)";
+    return p;
+}
+
+gl_problem co_problem(const char *launcher, void *size)
+{
+    co_size *z = size;
+    gl_problem p;
+    z->kind = !strncmp(launcher, "matrix_add", 10) ? 'm' : !strncmp(launcher, "kick_", 5) ? 'k'
+                                                                                        : 'c';
+    if (z->kind == 'c' && (z->stride < 1 || !strcmp(launcher, "copy_float")))
+        z->stride = 1; /* copy_float has none */
+    p = z->kind == 'm'   ? add_problem(z)
+        : z->kind == 'k' ? kick_problem(z, strcmp(launcher, "kick_aos") != 0)
+                         : copy_problem(z);
+    p.what = z->what;
+    p.ctx = z;
+    p.make = problem_make;
+    p.call = problem_call;
+    p.inputs_read_only = 1;
+    p.rounds = 5;
+    return p;
+}

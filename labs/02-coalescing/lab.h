@@ -1,6 +1,6 @@
 /* lab.h: lab 02-coalescing described once, for its demo (demo.c) and its
  * grader (tests/02-coalescing.c): the launchers, the inputs, the references,
- * and the checks with their hints. */
+ * the checks with their hints, and the problems they time. */
 #ifndef COALESCING_LAB_H
 #define COALESCING_LAB_H
 
@@ -46,5 +46,22 @@ void co_add_make(gl_rng *rng, int rows, int cols, float **a, float **b, float **
 /* Runs a matrix-add launcher once (poisoned c, guard zones) and checks it. */
 const char *co_add_check(const char *launcher, int rows, int cols, const float *a,
                          const float *b, const float *ref);
+
+/* The problem the demo and the grader time (common/gl_problem.h), by launcher:
+ *   copy_float, strided_copy   out[i] = in[offset + i * stride] for i < n (copy_float: stride
+ *                              1), in random in [-1, 1); a strided copy on the GPU the reference
+ *   kick_aos, kick_soa         n particles (their every float in [0.5, 2)) kicked in place: the
+ *                              records, or the 8 arrays one after the other; the kit's kick_aos
+ *                              the reference
+ *   matrix_add_naive, matrix_add  c = a + b, rows x cols, random in [-1, 1); the kit's
+ *                              matrix_add_naive the reference
+ * size, a co_size, holds the size, the shape and the words, and must outlive the problem. */
+typedef struct {
+    int n, stride, offset; /* the copies (offset, stride: 0 is 0 and 1) and the kick (n) */
+    int rows, cols;        /* the matrix add */
+    int kind;              /* set by co_problem: 'c' a copy, 'k' a kick, 'm' a matrix add */
+    char what[64];
+} co_size;
+gl_problem co_problem(const char *launcher, void *size);
 
 #endif

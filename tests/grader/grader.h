@@ -206,7 +206,8 @@ unsigned long long gl_call_seed(int round, int call, int calls);
  * once per lab and problem, in the kit's subject, and not checked. Returns ms per call. */
 double gl_perf_ms(const char *launcher, const gl_problem *p);
 /* The launcher only enqueues its work (gl_expect_queued) on the problem's first output, whose
- * first input a 150 ms kernel copies in before it: one call, checked against the reference. */
+ * first input a 150 ms kernel copies in before it (with no input: the output it updates in
+ * place, made): one call, checked against the reference. */
 void gl_perf_queued(const char *launcher, const gl_problem *p);
 
 /* The GPU, shared with the other labs graded at once (exclusive 0: correctness, sanitize,

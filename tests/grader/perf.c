@@ -223,9 +223,13 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
     malformed("gl_perf_queued", launcher, p);
     if (p->verify) /* queued_right compares with the expected outputs */
         gl_kit_error("gl_perf_queued(%s, %s): a problem with no reference", launcher, p->what);
+    /* the delayed copy writes buffer 0: the first input or, where there is none, the output
+     * the call updates in place (made), undoing the warm-up call's update; any other output
+     * updated in place, the warm-up call would have updated */
     for (k = p->inputs; k < nbufs(p); k++)
-        if (p->buf[k].made || p->inputs < 1) /* the warm-up call would have updated it */
-            gl_kit_error("gl_perf_queued(%s, %s): no input, or an output updated in place",
+        if (p->buf[k].made ? k != 0 : !is_made(p, 0))
+            gl_kit_error("gl_perf_queued(%s, %s): no input, or an output updated in place "
+                         "that is not the only buffer the delayed copy writes",
                          launcher, p->what);
     memset(&q, 0, sizeof q);
     q.p = p;
@@ -234,7 +238,7 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
         q.set[k] = gl_buf_alloc(p->buf[k].bytes, 0);
         q.expected[k] = gl_buf_alloc(p->buf[k].bytes, 0);
         e[k] = q.expected[k].ptr;
-        if (k < p->inputs) {
+        if (is_made(p, k)) {
             p->make(p->ctx, k, q.set[k].ptr, gl_problem_seed(seed, k));
             p->make(p->ctx, k, e[k], gl_problem_seed(seed, k));
         }
