@@ -92,7 +92,8 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
         } else if (k >= p->inputs && p->verify) {
             if (k == p->inputs) /* the lab's check, once, of every output */
                 snprintf(why, sizeof why, "%s", p->verify(p->ctx, g, seed));
-        } else if (k >= p->inputs && (wrong = gl_problem_wrong(b, w[k], g[k], &first))) {
+        } else if (k >= p->inputs && !b->scratch &&
+                   (wrong = gl_problem_wrong(b, w[k], g[k], &first))) {
             gl_problem_where(b, first, at, sizeof at);
             snprintf(why, sizeof why, "%s is wrong at %zu of %zu elements %s, first at %s; %s",
                      b->name, wrong, b->bytes / elem_size(b), p->what, at,

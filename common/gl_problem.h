@@ -24,6 +24,8 @@ typedef struct {
     double atol, rtol;
     size_t row;       /* elements a row: the messages say [row][col] (0: [i]) */
     int made;         /* an output the call updates in place: made from the seed, not poisoned */
+    int scratch;      /* an output the call may use as it likes (a launcher's workspace):
+                       * poisoned and guarded, never compared */
 } gl_problem_buf;
 
 typedef struct gl_problem_s {
