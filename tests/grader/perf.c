@@ -90,7 +90,7 @@ static void verify(void *ctx, int round)
     run *r = ctx;
     const gl_problem *p = r->p;
     void *again[GL_PROBLEM_BUFS];
-    char at[64];
+    char at[64], value[192];
     size_t first, wrong;
     int i, k;
     for (k = 0; k < nbufs(p); k++)
@@ -133,6 +133,13 @@ static void verify(void *ctx, int round)
                 continue;
             if (!(wrong = gl_problem_wrong(b, again[k], r->set[i][k].ptr, &first)))
                 continue;
+            if (gl_problem_value(b, again[k], r->set[i][k].ptr, value, sizeof value))
+                gl_check_fail("%s %s is not right in timed round %d (fresh random inputs), so "
+                              "its speed is not graded: %s is %s; %s (the correctness tests "
+                              "say more)",
+                              r->launcher, p->what, round, b->name, value,
+                              p->hint ? p->hint : "every call must compute its whole output "
+                                                  "from its own inputs");
             gl_problem_where(b, first, at, sizeof at);
             gl_check_fail("%s %s is not right in timed round %d (fresh random inputs), so "
                           "its speed is not graded: %s is wrong at %zu of %zu elements, first "
