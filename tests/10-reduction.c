@@ -148,83 +148,42 @@ static void check_random(const char *name, int at_in_plus_1)
     check_sizes(name, &n, 1, at_in_plus_1, REDUCE_SMALL_INTS, &rng);
 }
 
-GL_TEST(sequential_small_n, GL_CORRECTNESS, 2, 15, "sequential, n = 0 .. 65537")
-{
-    check_small("reduce_sequential", 0);
-}
+/* A launcher's tests on tiny to odd n, on large n and on an n from the seed: the ladder's
+ * (tasks 1 to 3), and the grid-stride ones' (tasks 4 and 5: also at in + 1, and on whole and
+ * partial groups of four grid strides). */
+#define LADDER_TESTS(id, words)                                                               \
+    GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537")                    \
+    {                                                                                         \
+        check_small("reduce_" #id, 0);                                                        \
+    }                                                                                         \
+    GL_TEST(id##_large_n, GL_CORRECTNESS, 2, 15, words ", n = 2^20 + 3, 2^22 + 1")            \
+    {                                                                                         \
+        check_large("reduce_" #id);                                                           \
+    }                                                                                         \
+    GL_TEST(id##_random, GL_CORRECTNESS, 1, 15, words ", an n drawn from the seed")           \
+    {                                                                                         \
+        check_random("reduce_" #id, 0);                                                       \
+    }
+#define GRID_TESTS(id, words)                                                                 \
+    GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537, in + 1")            \
+    {                                                                                         \
+        check_small("reduce_" #id, 1);                                                        \
+    }                                                                                         \
+    GL_TEST(id##_large_n, GL_CORRECTNESS, 2, 30,                                              \
+            words ", n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")                   \
+    {                                                                                         \
+        check_grid("reduce_" #id);                                                            \
+    }                                                                                         \
+    GL_TEST(id##_random, GL_CORRECTNESS, 1, 15, words ", an n drawn from the seed, in + 1")   \
+    {                                                                                         \
+        check_random("reduce_" #id, 1);                                                       \
+    }
 
-GL_TEST(sequential_large_n, GL_CORRECTNESS, 2, 15, "sequential, n = 2^20 + 3, 2^22 + 1")
-{
-    check_large("reduce_sequential");
-}
-
-GL_TEST(sequential_random, GL_CORRECTNESS, 1, 15, "sequential, an n drawn from the seed")
-{
-    check_random("reduce_sequential", 0);
-}
-
-GL_TEST(first_add_small_n, GL_CORRECTNESS, 2, 15, "first add, n = 0 .. 65537")
-{
-    check_small("reduce_first_add", 0);
-}
-
-GL_TEST(first_add_large_n, GL_CORRECTNESS, 2, 15, "first add, n = 2^20 + 3, 2^22 + 1")
-{
-    check_large("reduce_first_add");
-}
-
-GL_TEST(first_add_random, GL_CORRECTNESS, 1, 15, "first add, an n drawn from the seed")
-{
-    check_random("reduce_first_add", 0);
-}
-
-GL_TEST(shuffle_small_n, GL_CORRECTNESS, 2, 15, "shuffle, n = 0 .. 65537")
-{
-    check_small("reduce_shuffle", 0);
-}
-
-GL_TEST(shuffle_large_n, GL_CORRECTNESS, 2, 15, "shuffle, n = 2^20 + 3, 2^22 + 1")
-{
-    check_large("reduce_shuffle");
-}
-
-GL_TEST(shuffle_random, GL_CORRECTNESS, 1, 15, "shuffle, an n drawn from the seed")
-{
-    check_random("reduce_shuffle", 0);
-}
-
-GL_TEST(grid_stride_small_n, GL_CORRECTNESS, 2, 15, "grid-stride, n = 0 .. 65537, in + 1")
-{
-    check_small("reduce_grid_stride", 1);
-}
-
-GL_TEST(grid_stride_large_n, GL_CORRECTNESS, 2, 30,
-        "grid-stride, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")
-{
-    check_grid("reduce_grid_stride");
-}
-
-GL_TEST(grid_stride_random, GL_CORRECTNESS, 1, 15, "grid-stride, an n drawn from the seed, in + 1")
-{
-    check_random("reduce_grid_stride", 1);
-}
-
-GL_TEST(grid_stride_int_small_n, GL_CORRECTNESS, 2, 15, "grid-stride int, n = 0 .. 65537, in + 1")
-{
-    check_small("reduce_grid_stride_int", 1);
-}
-
-GL_TEST(grid_stride_int_large_n, GL_CORRECTNESS, 2, 30,
-        "grid-stride int, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")
-{
-    check_grid("reduce_grid_stride_int");
-}
-
-GL_TEST(grid_stride_int_random, GL_CORRECTNESS, 1, 15,
-        "grid-stride int, an n drawn from the seed, in + 1")
-{
-    check_random("reduce_grid_stride_int", 1);
-}
+LADDER_TESTS(sequential, "sequential")
+LADDER_TESTS(first_add, "first add")
+LADDER_TESTS(shuffle, "shuffle")
+GRID_TESTS(grid_stride, "grid-stride")
+GRID_TESTS(grid_stride_int, "grid-stride int")
 
 GL_TEST(grid_stride_int_wraps, GL_CORRECTNESS, 2, 15, "grid-stride int, a sum that wraps")
 {
@@ -234,21 +193,7 @@ GL_TEST(grid_stride_int_wraps, GL_CORRECTNESS, 2, 15, "grid-stride int, a sum th
     check_sizes("reduce_grid_stride_int", sizes, 3, 1, REDUCE_WRAPPING_INTS, &rng);
 }
 
-GL_TEST(last_block_small_n, GL_CORRECTNESS, 2, 15, "last block, n = 0 .. 65537, in + 1")
-{
-    check_small("reduce_last_block", 1);
-}
-
-GL_TEST(last_block_large_n, GL_CORRECTNESS, 2, 30,
-        "last block, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")
-{
-    check_grid("reduce_last_block");
-}
-
-GL_TEST(last_block_random, GL_CORRECTNESS, 1, 15, "last block, an n drawn from the seed, in + 1")
-{
-    check_random("reduce_last_block", 1);
-}
+GRID_TESTS(last_block, "last block")
 
 /* Three calls in a row on the same input: each right, all the same bits
  * (a fixed order of the additions), and each after the previous one left
