@@ -5,6 +5,8 @@
 #include "gl_check.h"
 #include "gl_device_data.h"
 
+#include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +30,29 @@ size_t gl_problem_wrong(const gl_problem_buf *b, const void *expected, const voi
     if (b->cmp == GL_CMP_DOUBLE)
         return gl_device_diff_double(expected, got, n, b->atol, b->rtol, first);
     return gl_device_diff_words(expected, got, b->bytes / 4, first);
+}
+
+int gl_problem_value(const gl_problem_buf *b, const void *expected, const void *got, char *out,
+                     size_t len)
+{
+    union {
+        float f;
+        double d;
+        int i;
+    } e, g;
+    if (b->bytes != elem_size(b))
+        return 0;
+    GL_CUDA(cudaMemcpy(&e, expected, b->bytes, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(&g, got, b->bytes, cudaMemcpyDeviceToHost));
+    if (b->cmp == GL_CMP_FLOAT)
+        snprintf(out, len, "%.9g, expected %.9g within %.3g", (double)g.f, (double)e.f,
+                 b->atol + b->rtol * fabs((double)e.f));
+    else if (b->cmp == GL_CMP_DOUBLE)
+        snprintf(out, len, "%.17g, expected %.17g within %.3g", g.d, e.d,
+                 b->atol + b->rtol * fabs(e.d));
+    else
+        snprintf(out, len, "%d, expected %d", g.i, e.i);
+    return 1;
 }
 
 void gl_problem_where(const gl_problem_buf *b, size_t i, char *out, size_t len)
@@ -92,12 +117,17 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
         } else if (k >= p->inputs && p->verify) {
             if (k == p->inputs) /* the lab's check, once, of every output */
                 snprintf(why, sizeof why, "%s", p->verify(p->ctx, g, seed));
-        } else if (k >= p->inputs && (wrong = gl_problem_wrong(b, w[k], g[k], &first))) {
+        } else if (k >= p->inputs && !b->scratch &&
+                   (wrong = gl_problem_wrong(b, w[k], g[k], &first))) {
+            const char *hint = p->hint ? p->hint : "every call must compute its whole output "
+                                                   "from its own inputs";
+            char value[192];
             gl_problem_where(b, first, at, sizeof at);
-            snprintf(why, sizeof why, "%s is wrong at %zu of %zu elements %s, first at %s; %s",
-                     b->name, wrong, b->bytes / elem_size(b), p->what, at,
-                     p->hint ? p->hint : "every call must compute its whole output from its "
-                                         "own inputs");
+            if (gl_problem_value(b, w[k], g[k], value, sizeof value))
+                snprintf(why, sizeof why, "%s is %s %s; %s", b->name, value, p->what, hint);
+            else
+                snprintf(why, sizeof why, "%s is wrong at %zu of %zu elements %s, first at %s; "
+                         "%s", b->name, wrong, b->bytes / elem_size(b), p->what, at, hint);
         }
     }
     for (k = 0; k < nbufs(p); k++) {

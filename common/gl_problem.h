@@ -24,6 +24,8 @@ typedef struct {
     double atol, rtol;
     size_t row;       /* elements a row: the messages say [row][col] (0: [i]) */
     int made;         /* an output the call updates in place: made from the seed, not poisoned */
+    int scratch;      /* an output the call may use as it likes (a launcher's workspace):
+                       * poisoned and guarded, never compared */
 } gl_problem_buf;
 
 typedef struct gl_problem_s {
@@ -67,6 +69,11 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
  * comparison; *first gets the first one's index. */
 size_t gl_problem_wrong(const gl_problem_buf *b, const void *expected, const void *got,
                         size_t *first);
+/* An output of one element (a sum), as the messages say it: its value got and the expected
+ * one (device pointers), "12.5, expected 13 within 0.0019" (words as ints, exactly: "-3,
+ * expected 4"). Returns 0, saying nothing, where the output has more elements. */
+int gl_problem_value(const gl_problem_buf *b, const void *expected, const void *got, char *out,
+                     size_t len);
 /* "[i]", or "[row][col]" where the buffer has rows. */
 void gl_problem_where(const gl_problem_buf *b, size_t i, char *out, size_t len);
 /* The seed of buffer k of call i of a round (the first buffer's is seed itself). */

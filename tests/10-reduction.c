@@ -24,11 +24,12 @@
  *                atomic; the last-block kernel draws its ticket with atomicInc,
  *                adds no atomic, and has a device-wide fence between the store
  *                of its partial and the ticket
- *   performance  timed by the judge on fresh inputs every call (2^28 elements
- *                each), every sum checked: sequential and shuffle against the
- *                lab's own interleaved kernel; the grid-stride and last-block
- *                launchers against the copy bandwidth (cudaMemcpy device to
- *                device of the same bytes, timed the same way, no subject alive)
+ *   performance  timed by the judge on fresh inputs every call (lab.c's problem,
+ *                2^28 elements each), every sum checked: sequential and shuffle
+ *                against the lab's own interleaved kernel; the grid-stride and
+ *                last-block launchers against the copy bandwidth (cudaMemcpy
+ *                device to device of the same bytes, timed the same way, no
+ *                subject alive)
  *
  * No profile tests: the counters that tell the rungs apart (threads per
  * instruction, shared wavefronts) are dominated by the loads and the rem's
@@ -38,13 +39,10 @@
 
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Thresholds, well inside what the reference shows (README.md has the
  * demo's numbers at 2^28 on an H200; an H100 gave 2.01, 5.09 and 102% there):
@@ -150,83 +148,42 @@ static void check_random(const char *name, int at_in_plus_1)
     check_sizes(name, &n, 1, at_in_plus_1, REDUCE_SMALL_INTS, &rng);
 }
 
-GL_TEST(sequential_small_n, GL_CORRECTNESS, 2, 15, "sequential, n = 0 .. 65537")
-{
-    check_small("reduce_sequential", 0);
-}
+/* A launcher's tests on tiny to odd n, on large n and on an n from the seed: the ladder's
+ * (tasks 1 to 3), and the grid-stride ones' (tasks 4 and 5: also at in + 1, and on whole and
+ * partial groups of four grid strides). */
+#define LADDER_TESTS(id, words)                                                               \
+    GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537")                    \
+    {                                                                                         \
+        check_small("reduce_" #id, 0);                                                        \
+    }                                                                                         \
+    GL_TEST(id##_large_n, GL_CORRECTNESS, 2, 15, words ", n = 2^20 + 3, 2^22 + 1")            \
+    {                                                                                         \
+        check_large("reduce_" #id);                                                           \
+    }                                                                                         \
+    GL_TEST(id##_random, GL_CORRECTNESS, 1, 15, words ", an n drawn from the seed")           \
+    {                                                                                         \
+        check_random("reduce_" #id, 0);                                                       \
+    }
+#define GRID_TESTS(id, words)                                                                 \
+    GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537, in + 1")            \
+    {                                                                                         \
+        check_small("reduce_" #id, 1);                                                        \
+    }                                                                                         \
+    GL_TEST(id##_large_n, GL_CORRECTNESS, 2, 30,                                              \
+            words ", n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")                   \
+    {                                                                                         \
+        check_grid("reduce_" #id);                                                            \
+    }                                                                                         \
+    GL_TEST(id##_random, GL_CORRECTNESS, 1, 15, words ", an n drawn from the seed, in + 1")   \
+    {                                                                                         \
+        check_random("reduce_" #id, 1);                                                       \
+    }
 
-GL_TEST(sequential_large_n, GL_CORRECTNESS, 2, 15, "sequential, n = 2^20 + 3, 2^22 + 1")
-{
-    check_large("reduce_sequential");
-}
-
-GL_TEST(sequential_random, GL_CORRECTNESS, 1, 15, "sequential, an n drawn from the seed")
-{
-    check_random("reduce_sequential", 0);
-}
-
-GL_TEST(first_add_small_n, GL_CORRECTNESS, 2, 15, "first add, n = 0 .. 65537")
-{
-    check_small("reduce_first_add", 0);
-}
-
-GL_TEST(first_add_large_n, GL_CORRECTNESS, 2, 15, "first add, n = 2^20 + 3, 2^22 + 1")
-{
-    check_large("reduce_first_add");
-}
-
-GL_TEST(first_add_random, GL_CORRECTNESS, 1, 15, "first add, an n drawn from the seed")
-{
-    check_random("reduce_first_add", 0);
-}
-
-GL_TEST(shuffle_small_n, GL_CORRECTNESS, 2, 15, "shuffle, n = 0 .. 65537")
-{
-    check_small("reduce_shuffle", 0);
-}
-
-GL_TEST(shuffle_large_n, GL_CORRECTNESS, 2, 15, "shuffle, n = 2^20 + 3, 2^22 + 1")
-{
-    check_large("reduce_shuffle");
-}
-
-GL_TEST(shuffle_random, GL_CORRECTNESS, 1, 15, "shuffle, an n drawn from the seed")
-{
-    check_random("reduce_shuffle", 0);
-}
-
-GL_TEST(grid_stride_small_n, GL_CORRECTNESS, 2, 15, "grid-stride, n = 0 .. 65537, in + 1")
-{
-    check_small("reduce_grid_stride", 1);
-}
-
-GL_TEST(grid_stride_large_n, GL_CORRECTNESS, 2, 30,
-        "grid-stride, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")
-{
-    check_grid("reduce_grid_stride");
-}
-
-GL_TEST(grid_stride_random, GL_CORRECTNESS, 1, 15, "grid-stride, an n drawn from the seed, in + 1")
-{
-    check_random("reduce_grid_stride", 1);
-}
-
-GL_TEST(grid_stride_int_small_n, GL_CORRECTNESS, 2, 15, "grid-stride int, n = 0 .. 65537, in + 1")
-{
-    check_small("reduce_grid_stride_int", 1);
-}
-
-GL_TEST(grid_stride_int_large_n, GL_CORRECTNESS, 2, 30,
-        "grid-stride int, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")
-{
-    check_grid("reduce_grid_stride_int");
-}
-
-GL_TEST(grid_stride_int_random, GL_CORRECTNESS, 1, 15,
-        "grid-stride int, an n drawn from the seed, in + 1")
-{
-    check_random("reduce_grid_stride_int", 1);
-}
+LADDER_TESTS(sequential, "sequential")
+LADDER_TESTS(first_add, "first add")
+LADDER_TESTS(shuffle, "shuffle")
+GRID_TESTS(grid_stride, "grid-stride")
+GRID_TESTS(grid_stride_int, "grid-stride int")
 
 GL_TEST(grid_stride_int_wraps, GL_CORRECTNESS, 2, 15, "grid-stride int, a sum that wraps")
 {
@@ -236,21 +193,7 @@ GL_TEST(grid_stride_int_wraps, GL_CORRECTNESS, 2, 15, "grid-stride int, a sum th
     check_sizes("reduce_grid_stride_int", sizes, 3, 1, REDUCE_WRAPPING_INTS, &rng);
 }
 
-GL_TEST(last_block_small_n, GL_CORRECTNESS, 2, 15, "last block, n = 0 .. 65537, in + 1")
-{
-    check_small("reduce_last_block", 1);
-}
-
-GL_TEST(last_block_large_n, GL_CORRECTNESS, 2, 30,
-        "last block, n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")
-{
-    check_grid("reduce_last_block");
-}
-
-GL_TEST(last_block_random, GL_CORRECTNESS, 1, 15, "last block, an n drawn from the seed, in + 1")
-{
-    check_random("reduce_last_block", 1);
-}
+GRID_TESTS(last_block, "last block")
 
 /* Three calls in a row on the same input: each right, all the same bits
  * (a fixed order of the additions), and each after the previous one left
@@ -294,46 +237,12 @@ GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a ro
     }
 }
 
-/* The launcher only enqueues its work (gl_expect_queued). */
-typedef struct {
-    const char *launcher;
-    reduce_bufs *b;
-    const reduce_data *d;
-} queued;
-
-static void queued_launch(void *ctx)
-{
-    queued *q = ctx;
-    reduce_float(q->launcher, q->b->sum.ptr, q->b->partial.ptr, q->b->in.ptr, q->b->n);
-}
-
-static int queued_right(void *ctx)
-{
-    queued *q = ctx;
-    float got;
-    GL_CUDA(cudaMemcpy(&got, q->b->sum.ptr, sizeof got, cudaMemcpyDeviceToHost));
-    return fabs((double)got - q->d->sum) <= REDUCE_FLOAT_BOUND * q->d->abs_sum;
-}
-
+/* The launcher only enqueues its work: n = 2^20 + 3 behind a 150 ms kernel. */
 static void check_async(const char *launcher)
 {
-    reduce_bufs b;
-    reduce_data d;
-    gl_buf staged;
-    queued q = {launcher, &b, &d};
-    gl_queue_buffers qb;
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    reduce_bufs_alloc(&b, BIG);
-    reduce_make(&d, &rng, REDUCE_RANDOM_FLOATS, BIG, 0);
-    staged = gl_buf_alloc(b.in.bytes, 0);
-    gl_buf_upload(&staged, d.host);
-    qb = (gl_queue_buffers){b.in.ptr, staged.ptr, b.in.bytes, b.sum.ptr, sizeof(float)};
-    gl_expect_queued(launcher, queued_launch, queued_right, &q, &qb);
-    gl_buf_free(&staged);
-    reduce_bufs_free(&b);
-    reduce_data_free(&d);
+    reduce_size z = {.n = BIG};
+    gl_problem p = reduce_problem(launcher, &z);
+    gl_perf_queued(launcher, &p);
 }
 
 GL_TEST(grid_stride_async, GL_CORRECTNESS, 2, 30, "grid-stride, launcher returns at once")
@@ -715,168 +624,37 @@ GL_TEST(last_block_fence, GL_TECHNIQUE, 1, 10,
     FOR_EACH_KERNEL("reduce_last_block", "reduce_last_block_kernel", k) check_fence(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
-#define PERF_SETS 6 /* calls per round, each on its own input, sum and partials */
-#define PERF_ROUNDS 5
-/* a set of 2^28 elements: 1 GiB of input, 4 MiB of partials, guards */
-#define PERF_SET_MIB 1030
+/* The copy's round, the largest: REDUCE_SETS calls on 2^28 floats in and 2^28 out (a
+ * reduction's round, with its input made again to check it, holds 7 GiB) */
+#define POOL_MIB (2 * REDUCE_SETS * 1025 + 64)
 
-typedef struct {
-    const char *launcher; /* NULL: the copy */
-    int n, ints;
-    unsigned long long seed;
-    float lo, hi; /* the floats of this round */
-    gl_buf in[PERF_SETS], sum[PERF_SETS], partial[PERF_SETS];
-    gl_buf again, expected, scratch; /* an input made again, the kit's sum of it, its partials */
-} perf;
-
-/* 2^28 elements (1 GiB) per call, 6 GiB per round: at least 1.4 ms of GPU
- * time even for a launcher at the copy's speed on an H200, so that the
- * round trip of each call to the student's process is small beside it;
- * 2^26 where the pool is smaller */
+/* 2^28 elements (1 GiB) per call, 6 GiB per round: at least 1.4 ms of GPU time even for a
+ * launcher at the copy's speed on an H200, so that the round trip of each call to the
+ * student's process is small beside it; 2^26 where the pool is smaller */
 static int perf_n(void)
 {
-    return gl_pool_mib() >= (PERF_SETS + 1) * PERF_SET_MIB + 8 ? 1 << 28 : 1 << 26;
+    return gl_pool_mib() >= POOL_MIB ? 1 << 28 : 1 << 26;
 }
 
-/* Input i of a round, made on the GPU from the seed: the same again in verify, whatever the
- * launcher did to the buffer. */
-static void perf_input(const perf *p, void *dst, int round, int i)
+/* Milliseconds per call of a launcher (gl_copy: cudaMemcpy device to device of the same
+ * bytes) at n elements; *gbps (may be NULL) gets the bytes a call moves per second (a
+ * reduction's read, the copy's read + written). */
+static double perf_ms(const char *launcher, int n, double *gbps)
 {
-    unsigned long long seed = p->seed ^ (0x1000003ull * (unsigned)(round * PERF_SETS + i + 1));
-    if (p->ints)
-        gl_device_fill_int(dst, (size_t)p->n, -1000, 1000, seed);
-    else
-        gl_device_fill_float(dst, (size_t)p->n, p->lo, p->hi, seed);
-}
-
-static void perf_prepare(void *ctx, int round)
-{
-    perf *p = ctx;
-    /* the mean moves from round to round: a sum left over from the round
-     * before is off by n / 32, far beyond the error bound */
-    float shift = round & 1 ? 1.0f / 64 : -1.0f / 64;
-    int i;
-    p->lo = -1.0f + shift;
-    p->hi = 1.0f + shift;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->in[i].ptr, round, i);
-        gl_buf_poison(&p->sum[i]);
-        gl_buf_poison(&p->partial[i]);
-    }
-}
-
-static void perf_call(void *ctx, int i)
-{
-    perf *p = ctx;
-    if (!p->launcher) /* the copy: set i into set i + 1 */
-        gl_copy(p->in[(i + 1) % PERF_SETS].ptr, p->in[i].ptr, (size_t)p->n * sizeof(float));
-    else if (p->ints)
-        reduce_int(p->launcher, p->sum[i].ptr, p->partial[i].ptr, p->in[i].ptr, p->n);
-    else
-        reduce_float(p->launcher, p->sum[i].ptr, p->partial[i].ptr, p->in[i].ptr, p->n);
-}
-
-/* Every sum of the round, against its input made again: ints against the
- * kit's wrapping sum on the GPU; floats against the kit's own
- * reduce_interleaved of it, within the correctness tests' bound (sum |x| at
- * most n times the largest |x| of the range). */
-static void perf_verify(void *ctx, int round)
-{
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        unsigned got, ref = 0;
-        float g, e = 0.0f;
-        double bound = REDUCE_FLOAT_BOUND * p->n * fmax(fabs(p->lo), fabs(p->hi));
-        int wrong;
-        gl_buf_download(&p->sum[i], &got);
-        perf_input(p, p->again.ptr, round, i);
-        if (p->ints) { /* the kit's own sum on the GPU, wrapping as the lab's does */
-            ref = gl_device_sum_words(p->again.ptr, (size_t)p->n);
-            wrong = got != ref;
-        } else {
-            reduce_float("reduce_interleaved", p->expected.ptr, p->scratch.ptr, p->again.ptr,
-                         p->n);
-            gl_buf_download(&p->expected, &e);
-            memcpy(&g, &got, sizeof g);
-            wrong = !(fabs((double)g - e) <= bound);
-        }
-        if (!wrong)
-            continue;
-        if (p->ints)
-            gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input), so "
-                          "its speed is not graded: the sum of input %d is %d, expected %d; "
-                          "every call must add up the whole of its own input (the correctness "
-                          "tests say more)",
-                          p->launcher, p->n, round, i, (int)got, (int)ref);
-        gl_check_fail("%s is not right at n = %d in timed round %d (fresh random input), so its "
-                      "speed is not graded: the sum of input %d is %.9g, expected %.9g within "
-                      "%.3g (the kit's reduce_interleaved of the same input); every call must "
-                      "add up the whole of its own input (the correctness tests say more)",
-                      p->launcher, p->n, round, i, (double)g, (double)e, bound);
-    }
-}
-
-static void perf_begin(perf *p, const char *launcher, int n)
-{
-    gl_rng rng;
-    int i;
-    memset(p, 0, sizeof *p);
-    p->launcher = launcher;
-    p->n = n;
-    p->ints = launcher && reduce_sums_ints(launcher);
-    gl_test_rng(&rng);
-    p->seed = gl_rng_next(&rng); /* inputs of this test only */
-    for (i = 0; i < PERF_SETS; i++) {
-        p->in[i] = gl_buf_alloc((size_t)n * sizeof(float), 0);
-        p->sum[i] = gl_buf_alloc(sizeof(float), 0);
-        p->partial[i] = gl_buf_alloc((size_t)reduce_partials(n) * sizeof(float), 0);
-    }
-    p->again = gl_buf_alloc((size_t)n * sizeof(float), 0);
-    p->expected = gl_buf_alloc(sizeof(float), 0);
-    p->scratch = gl_buf_alloc((size_t)reduce_partials(n) * sizeof(float), 0);
-}
-
-static void perf_end(perf *p)
-{
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_free(&p->in[i]);
-        gl_buf_free(&p->sum[i]);
-        gl_buf_free(&p->partial[i]);
-    }
-    gl_buf_free(&p->again);
-    gl_buf_free(&p->expected);
-    gl_buf_free(&p->scratch);
-}
-
-/* Milliseconds per call of a launcher (NULL: cudaMemcpy device to device of
- * the same bytes), on n elements. The kit's own run with no subject alive. */
-static double perf_ms(const char *launcher, int n)
-{
-    perf p;
-    gl_timed t = {PERF_SETS, PERF_ROUNDS, perf_prepare, perf_call, perf_verify, NULL};
-    int given = !launcher || (gl_launcher_find(launcher)->flags & GL_GIVEN);
-    char key[64];
-    double ms;
-    perf_begin(&p, launcher, n);
-    if (given) {
-        t.verify = NULL; /* the kit's own, timed once per lab */
-        snprintf(key, sizeof key, "%s %d", launcher ? launcher : "copy", n);
-        ms = gl_time_baseline_once(key, &t, &p);
-    } else {
-        ms = gl_time_student(&t, &p);
-    }
-    perf_end(&p);
+    reduce_size z = {.n = n};
+    gl_problem p = reduce_problem(launcher, &z);
+    double ms = gl_perf_ms(launcher, &p);
+    if (gbps)
+        *gbps = gl_gbps(p.work, ms);
     return ms;
 }
 
 static void expect_faster(const char *name, double min_ratio, const char *why)
 {
     int n = perf_n();
-    double slow = perf_ms("reduce_interleaved", n), fast = perf_ms(name, n);
+    double slow = perf_ms("reduce_interleaved", n, NULL), fast = perf_ms(name, n, NULL);
     gl_test_margin(slow / fast, min_ratio, 1);
     if (slow < min_ratio * fast)
         gl_check_fail("at n = %d (random floats), %s takes %.3f ms, %.2fx faster than the given "
@@ -905,9 +683,9 @@ GL_TEST(shuffle_vs_interleaved, GL_PERFORMANCE, 4, 120, "shuffle far faster than
 static void expect_near_copy(const char *name, double min_pct)
 {
     int n = perf_n();
-    /* the same bytes as the input; the copy counts them read and written */
-    double copy = gl_gbps(2.0 * n * sizeof(float), perf_ms(NULL, n)),
-           gbps = gl_gbps((double)n * sizeof(float), perf_ms(name, n));
+    double copy, gbps;
+    perf_ms("gl_copy", n, &copy); /* the same bytes as the input, counted read and written */
+    perf_ms(name, n, &gbps);
     gl_test_margin(gl_percent(gbps, copy), min_pct, 1);
     if (gl_percent(gbps, copy) < min_pct)
         gl_check_fail("at n = %d, %s reads %.0f GB/s, %.1f%% of the copy bandwidth (cudaMemcpy "
@@ -937,35 +715,18 @@ GL_TEST(last_block_pct_of_copy, GL_PERFORMANCE, 4, 120, "last block near the cop
     expect_near_copy("reduce_last_block", MIN_LAST_BLOCK_PCT_OF_COPY);
 }
 
-/* Under Nsight Compute: one launcher, once, on n random floats (ints for
- * reduce_grid_stride_int); checked. (No profile test uses it yet.) */
-static const char *run_once(int argc, char **argv)
+/* The problem of a profile run (LAUNCHER N) or of a probe (2^20 elements). */
+static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    static char why[2048];
-    reduce_bufs b;
-    reduce_data d;
-    gl_rng rng;
-    long n;
-
-    if (argc != 2 || !gl_launcher_find(argv[0]) || gl_parse_long(argv[1], 0, 1L << 28, &n))
-        return "usage: LAUNCHER N (LAUNCHER: a function of reduction.h)";
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    reduce_bufs_alloc(&b, (int)n);
-    reduce_make(&d, &rng, reduce_sums_ints(argv[0]) ? REDUCE_SMALL_INTS : REDUCE_RANDOM_FLOATS,
-                (int)n, 0);
-    snprintf(why, sizeof why, "%s", reduce_check(argv[0], &b, &d, NULL));
-    reduce_data_free(&d);
-    reduce_bufs_free(&b);
-    return why;
+    static reduce_size z;
+    long n = 1 << 20;
+    if (!gl_launcher_find(launcher) ||
+        (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 0, 1L << 28, &n))))
+        return -1;
+    z.n = (int)n;
+    *p = reduce_problem(launcher, &z);
+    return 0;
 }
 
-/* One call on 2^20 elements, to see which kernels a launcher launches. */
-static void probe(const char *launcher)
-{
-    const char *args[] = {launcher, "1048576"};
-    run_once(2, (char **)args);
-}
-
-/* the largest test: 6 sets of 2^28 elements with their partials */
-const gl_lab GL_LAB = {.name = "10-reduction", .file = "reduction.cu", .run_once = run_once,
-                       .probe = probe, .pool_mib = (PERF_SETS + 1) * PERF_SET_MIB + 64};
+const gl_lab GL_LAB = {.name = "10-reduction", .file = "reduction.cu", .problem = problem,
+                       .pool_mib = POOL_MIB};

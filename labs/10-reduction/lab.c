@@ -1,6 +1,7 @@
 /* lab.c: lab 10-reduction described once (lab.h). */
 #include "lab.h"
 
+#include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,4 +274,86 @@ const char *reduce_check(const char *launcher, reduce_bufs *b, const reduce_data
         float_sum_wrong(launcher, f, d, why, sizeof why);
     }
     return why;
+}
+
+/* ---- the problem (lab.h) ---- */
+
+/* The floats' mean moves with the seed, by a multiple of 2^-10 up to 1/64 either way: a sum
+ * left over from another call is off by a multiple of n / 1024, far beyond the error bound,
+ * unless the two means happen to be the same (1 in 33). */
+#define MEAN_STEPS 16
+#define MEAN_STEP (1.0f / 1024)
+
+static float mean_of(unsigned long long seed)
+{
+    unsigned long long x = (seed ^ (seed >> 31)) * 0xbf58476d1ce4e5b9ull;
+    return (float)((int)((x >> 40) % (2 * MEAN_STEPS + 1)) - MEAN_STEPS) * MEAN_STEP;
+}
+
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    const reduce_size *z = ctx;
+    float mean = mean_of(seed);
+    (void)k;
+    if (z->ints)
+        gl_device_fill_int(dst, (size_t)z->n, -1000, 1000, seed);
+    else
+        gl_device_fill_float(dst, (size_t)z->n, -1.0f + mean, 1.0f + mean, seed);
+}
+
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    const reduce_size *z = ctx;
+    if (!strcmp(launcher, "gl_copy"))
+        gl_copy(buf[1], buf[0], (size_t)z->n * sizeof(float));
+    else if (reduce_sums_ints(launcher))
+        reduce_int(launcher, buf[1], buf[2], buf[0], z->n);
+    else
+        reduce_float(launcher, buf[1], buf[2], buf[0], z->n);
+}
+
+/* The ints' reference: their sum modulo 2^32, as the GPU's wraps. */
+static void int_sum(void *ctx, void *const *buf)
+{
+    unsigned sum = gl_device_sum_words(buf[0], (size_t)((const reduce_size *)ctx)->n);
+    GL_CUDA(cudaMemcpy(buf[1], &sum, sizeof sum, cudaMemcpyHostToDevice));
+}
+
+static void copy_of(void *ctx, void *const *buf)
+{
+    gl_device_copy_words_strided(buf[1], 1, buf[0], 1, (size_t)((const reduce_size *)ctx)->n);
+}
+
+gl_problem reduce_problem(const char *launcher, void *size)
+{
+    reduce_size *z = size;
+    size_t bytes = (size_t)z->n * sizeof(float);
+    int copy = !strcmp(launcher, "gl_copy");
+    gl_problem p = {.what = z->what, .inputs = 1, .outputs = copy ? 1 : 2, .ctx = z,
+                    .make = problem_make, .call = problem_call, .inputs_read_only = 1,
+                    .hint = z->hint, .work = (copy ? 2.0 : 1.0) * (double)bytes,
+                    .sets = REDUCE_SETS, .rounds = 5};
+    z->ints = reduce_sums_ints(launcher);
+    snprintf(z->what, sizeof z->what, "at n = %d", z->n);
+    snprintf(z->hint, sizeof z->hint, "every call must add up the whole of its own input "
+             "(expected: %s)%s%s", z->ints ? "its int sum, wrapping modulo 2^32"
+                                           : "the kit's reduce_interleaved of it",
+             *hint(launcher) ? ". " : "", hint(launcher));
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes};
+    if (copy) {
+        p.reference_fn = copy_of;
+        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes};
+        return p;
+    }
+    if (z->ints)
+        p.reference_fn = int_sum;
+    else
+        p.reference = "reduce_interleaved";
+    p.buf[1] = (gl_problem_buf){
+        .name = "*sum", .bytes = sizeof(float), .cmp = z->ints ? GL_CMP_WORDS : GL_CMP_FLOAT,
+        .atol = z->ints ? 0.0 : REDUCE_FLOAT_BOUND * z->n * (1.0 + MEAN_STEPS * MEAN_STEP)};
+    p.buf[2] = (gl_problem_buf){.name = "partial",
+                                .bytes = (size_t)reduce_partials(z->n) * sizeof(float),
+                                .scratch = 1};
+    return p;
 }

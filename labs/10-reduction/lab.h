@@ -1,6 +1,6 @@
 /* lab.h: lab 10-reduction described once, for its demo (demo.c) and its
  * grader (tests/10-reduction.c): the launchers, the inputs, the reference,
- * and the check with its hints. */
+ * the check with its hints, and the problem both time. */
 #ifndef REDUCTION_LAB_H
 #define REDUCTION_LAB_H
 
@@ -66,5 +66,20 @@ void reduce_data_free(reduce_data *d);
  * (a static buffer). bits (may be NULL) gets the sum's 32 bits. */
 const char *reduce_check(const char *launcher, reduce_bufs *b, const reduce_data *d,
                          unsigned *bits);
+
+/* The problem the demo and the grader time (common/gl_problem.h): n elements made on the GPU,
+ * `in`, and launcher's *sum of them, partial its scratch. Floats in [-1, 1) moved by a mean
+ * from the seed, *sum within REDUCE_FLOAT_BOUND x n x the largest |x| of the kit's
+ * reduce_interleaved of them; ints (reduce_grid_stride_int) in [-1000, 1000], exactly their
+ * sum modulo 2^32. gl_copy copies `in` to `out` (the copy bandwidth, of the same bytes).
+ * Timed REDUCE_SETS calls a round. size, a reduce_size, holds n and the words, and must
+ * outlive the problem. */
+#define REDUCE_SETS 6
+typedef struct {
+    int n;
+    int ints; /* the launcher sums ints (set by reduce_problem) */
+    char what[64], hint[1024];
+} reduce_size;
+gl_problem reduce_problem(const char *launcher, void *size);
 
 #endif

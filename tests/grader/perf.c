@@ -90,7 +90,7 @@ static void verify(void *ctx, int round)
     run *r = ctx;
     const gl_problem *p = r->p;
     void *again[GL_PROBLEM_BUFS];
-    char at[64];
+    char at[64], value[192];
     size_t first, wrong;
     int i, k;
     for (k = 0; k < nbufs(p); k++)
@@ -129,8 +129,17 @@ static void verify(void *ctx, int round)
         }
         for (k = p->inputs; k < nbufs(p); k++) {
             const gl_problem_buf *b = &p->buf[k];
+            if (b->scratch) /* the launcher's workspace: anything goes */
+                continue;
             if (!(wrong = gl_problem_wrong(b, again[k], r->set[i][k].ptr, &first)))
                 continue;
+            if (gl_problem_value(b, again[k], r->set[i][k].ptr, value, sizeof value))
+                gl_check_fail("%s %s is not right in timed round %d (fresh random inputs), so "
+                              "its speed is not graded: %s is %s; %s (the correctness tests "
+                              "say more)",
+                              r->launcher, p->what, round, b->name, value,
+                              p->hint ? p->hint : "every call must compute its whole output "
+                                                  "from its own inputs");
             gl_problem_where(b, first, at, sizeof at);
             gl_check_fail("%s %s is not right in timed round %d (fresh random inputs), so "
                           "its speed is not graded: %s is wrong at %zu of %zu elements, first "
@@ -207,7 +216,8 @@ static int queued_right(void *ctx)
     size_t first;
     int k;
     for (k = q->p->inputs; k < nbufs(q->p); k++)
-        if (gl_problem_wrong(&q->p->buf[k], q->expected[k].ptr, q->set[k].ptr, &first))
+        if (!q->p->buf[k].scratch &&
+            gl_problem_wrong(&q->p->buf[k], q->expected[k].ptr, q->set[k].ptr, &first))
             return 0;
     return 1;
 }
@@ -221,8 +231,9 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
     unsigned long long seed = gl_seed() ^ 0x51ed27u;
     int k;
     malformed("gl_perf_queued", launcher, p);
-    if (p->verify) /* queued_right compares with the expected outputs */
-        gl_kit_error("gl_perf_queued(%s, %s): a problem with no reference", launcher, p->what);
+    if (p->verify || p->buf[p->inputs].scratch) /* queued_right compares the first output */
+        gl_kit_error("gl_perf_queued(%s, %s): a problem with no reference, or whose first "
+                     "output is scratch", launcher, p->what);
     /* the delayed copy writes buffer 0: the first input or, where there is none, the output
      * the call updates in place (made), undoing the warm-up call's update; any other output
      * updated in place, the warm-up call would have updated */
