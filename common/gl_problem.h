@@ -42,7 +42,10 @@ typedef struct gl_problem_s {
     /* or, with neither, the lab's own check of the outputs got from the inputs (buf: the
      * inputs, then the outputs; on the GPU), where no element is exact and a whole reference
      * costs too much (a product checked on a sample, each element within its error bound): ""
-     * when right, else why in the lab's words (a static buffer); seed draws its sample */
+     * when right, else why in the lab's words (a static buffer); seed draws its sample.
+     * gl_perf_queued asks it of the outputs as its warm-up and its queued call left them, a
+     * made output made once, before both (working memory a right call leaves as it found it,
+     * as a counter); without it, gl_perf_queued takes no made output */
     const char *(*verify)(void *ctx, void *const *buf, unsigned long long seed);
     /* the student's setters (a __constant__ copy) before a call's inputs exist, or NULL */
     void (*setup)(void *ctx, const char *launcher, unsigned long long seed);
