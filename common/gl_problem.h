@@ -66,6 +66,11 @@ typedef struct gl_problem_s {
  * and nothing written outside the outputs. */
 const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned long long seed);
 
+/* The demo's clock on a problem: launcher timed by gl_time_ms (the median of 21 calls, the L2
+ * flushed before each) on one set of buffers, its inputs and made outputs made from seed, after
+ * the student's setters (p->setup). The outputs are not checked: gl_problem_check first. */
+double gl_problem_time_ms(const char *launcher, const gl_problem *p, unsigned long long seed);
+
 /* Wrong elements of output k (got, device) against the expected (device), by the buffer's
  * comparison; *first gets the first one's index. */
 size_t gl_problem_wrong(const gl_problem_buf *b, const void *expected, const void *got,
