@@ -74,6 +74,12 @@ static int out_words(const at_size *z)
     return z->task == BYTES ? AT_BINS : z->task == VALUES ? z->nbins : 1;
 }
 
+/* ... and with it. */
+static size_t out_end(const at_size *z)
+{
+    return (size_t)out_words(z) + AT_OUT_SLACK;
+}
+
 static void upload(void *dst, const void *src, size_t bytes)
 {
     GL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
@@ -104,9 +110,9 @@ static void make_floats(const at_size *z, float *x, unsigned long long seed)
 }
 
 /* A made output: its slack poisoned, its first word what the call before left there. */
-static void make_left(const at_size *z, unsigned *out, int words)
+static void make_left(const at_size *z, unsigned *out, size_t words)
 {
-    GL_CUDA(cudaMemset(out, GL_POISON_BYTE, (size_t)words * sizeof(unsigned)));
+    GL_CUDA(cudaMemset(out, GL_POISON_BYTE, words * sizeof(unsigned)));
     upload(out, &z->left, sizeof z->left);
 }
 
@@ -114,7 +120,7 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const at_size *z = ctx;
     if (k == 1) /* max_float's *result, again */
-        make_left(z, dst, 1 + AT_SLACK);
+        make_left(z, dst, out_end(z));
     else if (k == 3) /* sum_last_block's counter */
         make_left(z, dst, 1);
     else if (z->task == BYTES && z->input == AT_EQUAL) /* one value: every count in one bin */
@@ -211,7 +217,7 @@ static unsigned *expected_bins(const at_size *z, void *const *buf)
 
 static void verify_histogram(const at_size *z, void *const *buf)
 {
-    size_t nbins = (size_t)out_words(z), end = nbins + AT_SLACK, past;
+    size_t nbins = (size_t)out_words(z), end = out_end(z), past;
     unsigned *got = download(buf[1], end), *ref = expected_bins(z, buf);
     gl_cmp cmp;
     if ((past = first_written(got, nbins, end)) < end) {
@@ -250,15 +256,15 @@ static const char *max_hint(float expected, float got)
 static void verify_max(at_size *z, void *const *buf)
 {
     float *x = (float *)download(buf[0], (size_t)z->n);
-    float *h = (float *)download(buf[1], 1 + AT_SLACK);
+    float *h = (float *)download(buf[1], out_end(z));
     float expected = -INFINITY;
-    size_t past = first_written((const unsigned *)h, 1, 1 + AT_SLACK);
+    size_t past = first_written((const unsigned *)h, 1, out_end(z));
     int i;
     for (i = 0; i < z->n; i++)
         if (x[i] > expected)
             expected = x[i];
     memcpy(&z->left, h, sizeof z->left);
-    if (past < 1 + AT_SLACK)
+    if (past < out_end(z))
         snprintf(why, sizeof why, "wrote result[%zu]: only *result (result[0]) is written", past);
     else if (!(h[0] == expected))
         snprintf(why, sizeof why, "*result is %.9g, expected %.9g. %s", h[0], expected,
@@ -269,9 +275,9 @@ static void verify_max(at_size *z, void *const *buf)
 
 static void verify_sum(at_size *z, void *const *buf)
 {
-    unsigned *h = download(buf[1], 1 + AT_SLACK), *counter = download(buf[3], 1);
+    unsigned *h = download(buf[1], out_end(z)), *counter = download(buf[3], 1);
     unsigned expected = gl_device_sum_words(buf[0], (size_t)z->n);
-    size_t past = first_written(h, 1, 1 + AT_SLACK);
+    size_t past = first_written(h, 1, out_end(z));
     z->left = *counter;
     if (h[0] == 0xffffffffu && expected != 0xffffffffu)
         snprintf(why, sizeof why, "*sum was never written: no block saw itself last. The "
@@ -286,7 +292,7 @@ static void verify_sum(at_size *z, void *const *buf)
                  "the next call would find no last block. atomicInc(counter, gridDim.x - 1) "
                  "hands out 0 .. gridDim.x - 1 and wraps back to 0 at the last ticket",
                  *counter);
-    else if (past < 1 + AT_SLACK)
+    else if (past < out_end(z))
         snprintf(why, sizeof why, "wrote sum[%zu]: only *sum (sum[0]) is written", past);
     free(h);
     free(counter);
@@ -345,14 +351,15 @@ gl_problem atomics_problem(const char *launcher, void *size)
                     .inputs_read_only = 1, .work = (double)z->n * (double)elem,
                     .sets = AT_SETS, .rounds = 5, .baseline_sets = slow ? 4 : 0};
     static const char *const in_names[] = {"data", "values", "x", "x"},
-                             *out_names[] = {"bins", "bins", "result", "sum"};
+                             *out_names[] = {"bins' allocation", "bins' allocation",
+                                             "result's allocation", "sum's allocation"};
     if (task == VALUES && (z->nbins < 1 || z->nbins > AT_MAX_BINS))
         gl_fail("atomics_problem(%s): %d bins, not 1 .. AT_MAX_BINS", launcher, z->nbins);
     z->task = task;
     describe(z);
     p.buf[0] = (gl_problem_buf){.name = in_names[task], .bytes = room(z) * elem};
     p.buf[1] = (gl_problem_buf){.name = out_names[task],
-                                .bytes = (size_t)(out_words(z) + AT_SLACK) * sizeof(unsigned),
+                                .bytes = out_end(z) * sizeof(unsigned),
                                 .made = task == MAX && z->again};
     p.buf[2] = (gl_problem_buf){.name = "partials", .bytes = AT_SUM_BLOCKS * sizeof(unsigned)};
     p.buf[3] = (gl_problem_buf){.name = "counter", .bytes = sizeof(unsigned), .made = 1};

@@ -9,9 +9,11 @@
 #include "atomics.h"
 
 /* Inputs hold AT_SLACK elements past n, drawn like the rest and never counted: a kernel that
- * reads past n counts them, and the check sees it. Outputs hold AT_SLACK words past their
- * own, poisoned: a loop that writes past the last bin is named. */
+ * reads past n counts them, and the check sees it. Outputs hold AT_OUT_SLACK words past their
+ * own, poisoned: a loop over the bins that goes past nbins (up to any bin count of the lab)
+ * writes there, and the check names it. */
 #define AT_SLACK 64
+#define AT_OUT_SLACK AT_MAX_BINS
 
 /* The grader's timed rounds: calls a round, each on its own input (its pool holds one more),
  * and the runs of skewed values in them. */
@@ -44,8 +46,8 @@ typedef struct {
     char what[128]; /* filled by atomics_problem: "with n = 1000, random bytes" */
 } at_size;
 
-/* launcher's problem at size (an at_size): the input, then bins (nbins + AT_SLACK words),
- * *result or *sum (1 + AT_SLACK), then the sum's partials and counter; checked by the lab
+/* launcher's problem at size (an at_size): the input, then bins (nbins words), *result or
+ * *sum (one), each with AT_OUT_SLACK more, then the sum's partials and counter; checked by the lab
  * (verify: a histogram against CUB's, the maximum and the sum against the kit's own). */
 gl_problem atomics_problem(const char *launcher, void *size);
 
