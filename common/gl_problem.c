@@ -1,9 +1,11 @@
-/* gl_problem.c: one call of a launcher on a lab's problem, checked (gl_problem.h). */
+/* gl_problem.c: one call of a launcher on a lab's problem, checked, or timed for a demo
+ * (gl_problem.h). */
 #include "gl_problem.h"
 
 #include "gl_buffer.h"
 #include "gl_check.h"
 #include "gl_device_data.h"
+#include "gl_timing.h"
 
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -135,4 +137,38 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
         gl_buf_free(&want[k]);
     }
     return why;
+}
+
+typedef struct {
+    const gl_problem *p;
+    const char *launcher;
+    void *buf[GL_PROBLEM_BUFS];
+} timed_call;
+
+static void timed_run(void *arg)
+{
+    timed_call *t = arg;
+    t->p->call(t->p->ctx, t->launcher, t->buf);
+}
+
+double gl_problem_time_ms(const char *launcher, const gl_problem *p, unsigned long long seed)
+{
+    timed_call t = {p, launcher, {NULL}};
+    gl_buf b[GL_PROBLEM_BUFS];
+    double ms;
+    int k;
+    if (nbufs(p) > GL_PROBLEM_BUFS)
+        gl_fail("gl_problem_time_ms(%s, %s): a malformed problem", launcher, p->what);
+    for (k = 0; k < nbufs(p); k++) {
+        b[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        t.buf[k] = b[k].ptr;
+        if (k < p->inputs || p->buf[k].made)
+            p->make(p->ctx, k, t.buf[k], gl_problem_seed(seed, k));
+    }
+    if (p->setup)
+        p->setup(p->ctx, launcher, seed);
+    ms = gl_time_ms(timed_run, &t, gl_timing_default());
+    for (k = 0; k < nbufs(p); k++)
+        gl_buf_free(&b[k]);
+    return ms;
 }

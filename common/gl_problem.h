@@ -44,7 +44,10 @@ typedef struct gl_problem_s {
     /* or, with neither, the lab's own check of the outputs got from the inputs (buf: the
      * inputs, then the outputs; on the GPU), where no element is exact and a whole reference
      * costs too much (a product checked on a sample, each element within its error bound): ""
-     * when right, else why in the lab's words (a static buffer); seed draws its sample */
+     * when right, else why in the lab's words (a static buffer); seed draws its sample.
+     * gl_perf_queued asks it of the outputs as its warm-up and its queued call left them, a
+     * made output made once, before both (working memory a right call leaves as it found it,
+     * as a counter); without it, gl_perf_queued takes no made output */
     const char *(*verify)(void *ctx, void *const *buf, unsigned long long seed);
     /* the student's setters (a __constant__ copy) before a call's inputs exist, or NULL */
     void (*setup)(void *ctx, const char *launcher, unsigned long long seed);
@@ -64,6 +67,11 @@ typedef struct gl_problem_s {
  * the problem's words (a static buffer). The inputs must be unchanged where they are read-only,
  * and nothing written outside the outputs. */
 const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned long long seed);
+
+/* The demo's clock on a problem: launcher timed by gl_time_ms (the median of 21 calls, the L2
+ * flushed before each) on one set of buffers, its inputs and made outputs made from seed, after
+ * the student's setters (p->setup). The outputs are not checked: gl_problem_check first. */
+double gl_problem_time_ms(const char *launcher, const gl_problem *p, unsigned long long seed);
 
 /* Wrong elements of output k (got, device) against the expected (device), by the buffer's
  * comparison; *first gets the first one's index. */

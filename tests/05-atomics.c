@@ -20,18 +20,17 @@
  *   performance  against the lab's own global-atomic kernels, timed by the
  *                judge on fresh inputs every call
  *   profile      global atomic instructions of the byte histogram (Nsight
- *                Compute): at most one per bin per block */
+ *                Compute): at most one per bin per block
+ * Every call is on the lab's problems (lab.c), made from the test's seed and checked there. */
 #include "grader.h"
 #include "inspect.h"
 
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Thresholds, well inside what the reference shows (README.md has the
  * measured numbers): a verdict must not flip between runs. */
@@ -45,69 +44,75 @@
 #define HOT_SKEWED 0.99
 #define HOT_PERF 0.9
 
-/* ---- the histograms ---- */
+/* ---- correctness: one checked call each (atomics_check), on inputs from the test's seed ---- */
 
-static const char *bytes_name(int equal)
+/* One call of launcher on z; fails the test with what z holds and why. */
+static void check(const char *launcher, at_size *z, gl_rng *rng)
 {
-    return equal ? "every byte equal" : "random bytes";
+    const char *why = atomics_check(launcher, z, gl_rng_next(rng));
+    if (*why)
+        gl_check_fail("%s %s: %s", launcher, z->what, why);
 }
 
-static void check_bytes(const int *sizes, int nsizes, int equal)
+/* launcher on each of the sizes, its input as z says. */
+static void check_sizes(const char *launcher, at_size z, const int *sizes, int count)
 {
     gl_rng rng;
     int s;
     gl_test_rng(&rng);
-    for (s = 0; s < nsizes; s++) {
-        unsigned char *h = atomics_make_bytes(&rng, sizes[s], equal);
-        const char *why = atomics_check_bytes("histogram_shared", h, sizes[s]);
-        free(h);
-        if (*why)
-            gl_check_fail("histogram_shared with n = %d, %s: %s", sizes[s], bytes_name(equal),
-                          why);
+    for (s = 0; s < count; s++) {
+        at_size one = z; /* a fresh result or counter */
+        one.n = sizes[s];
+        check(launcher, &one, &rng);
     }
 }
 
+/* histogram_bins on n values for each bin count; hot of them in the last bin. */
 static void check_values(const int *nbins, int count, int n, double hot)
 {
     gl_rng rng;
     int k;
     gl_test_rng(&rng);
     for (k = 0; k < count; k++) {
-        int *h = atomics_make_values(&rng, n, nbins[k], hot, nbins[k] - 1);
-        const char *why = atomics_check_values("histogram_bins", h, n, nbins[k]);
-        free(h);
-        if (*why)
-            gl_check_fail("histogram_bins with n = %d, nbins = %d, %s: %s", n, nbins[k],
-                          hot > 0 ? "99% of the values in the last bin" : "uniform values", why);
+        at_size z = {.n = n, .nbins = nbins[k], .hot = hot, .hot_bin = nbins[k] - 1, .chunk = 1};
+        check("histogram_bins", &z, &rng);
     }
+}
+
+static const at_size random_input = {.input = AT_RANDOM};
+
+/* random input, n drawn from the seed */
+static void check_random(const char *launcher)
+{
+    gl_rng rng;
+    at_size z = random_input;
+    gl_test_rng(&rng);
+    z.n = (int)gl_rng_range(&rng, 1, 3000000);
+    check(launcher, &z, &rng);
 }
 
 GL_TEST(histogram_shared_small_n, GL_CORRECTNESS, 2, 15, "privatised, n = 0 .. 4096")
 {
     static const int sizes[] = {0, 1, 2, 32, 96, 255, 256, 1000, 4096};
-    check_bytes(sizes, 9, 0);
+    check_sizes("histogram_shared", random_input, sizes, 9);
 }
 
 GL_TEST(histogram_shared_large_n, GL_CORRECTNESS, 2, 15, "privatised, n = 2^20 (+ 3)")
 {
     static const int sizes[] = {BIG, 1 << 20};
-    check_bytes(sizes, 2, 0);
+    check_sizes("histogram_shared", random_input, sizes, 2);
 }
 
 /* every count in one bin: the most contention there is */
 GL_TEST(histogram_shared_one_value, GL_CORRECTNESS, 2, 15, "privatised, every byte equal")
 {
     static const int sizes[] = {1000, BIG};
-    check_bytes(sizes, 2, 1);
+    check_sizes("histogram_shared", (at_size){.input = AT_EQUAL}, sizes, 2);
 }
 
 GL_TEST(histogram_shared_random, GL_CORRECTNESS, 1, 15, "privatised, n drawn from the seed")
 {
-    gl_rng rng;
-    int n;
-    gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 3000000);
-    check_bytes(&n, 1, 0);
+    check_random("histogram_shared");
 }
 
 static const int bin_counts[] = {1, 7, 96, AT_BINS, PERF_BINS, AT_MAX_BINS};
@@ -139,216 +144,92 @@ GL_TEST(histogram_bins_random, GL_CORRECTNESS, 1, 15,
     check_values(&nbins, 1, n, hot);
 }
 
-/* ---- the float maximum ---- */
-
-static void check_max_sizes(const int *sizes, int nsizes, atomics_floats kind)
-{
-    gl_rng rng;
-    int s;
-    gl_test_rng(&rng);
-    for (s = 0; s < nsizes; s++) {
-        float *h = atomics_make_floats(&rng, sizes[s], kind);
-        const char *why = atomics_check_max(h, sizes[s], NULL);
-        free(h);
-        if (*why)
-            gl_check_fail("max_float with n = %d, %s: %s", sizes[s], atomics_floats_name(kind),
-                          why);
-    }
-}
-
 GL_TEST(max_float_sizes, GL_CORRECTNESS, 2, 15, "float maximum, n = 0 .. 2^20 + 3")
 {
     static const int sizes[] = {0, 1, 2, 32, 33, 256, 257, 1000, BIG};
-    check_max_sizes(sizes, 9, AT_MIXED);
+    check_sizes("max_float", random_input, sizes, 9);
 }
+
+static const int max_sizes[] = {1, 33, 1000, BIG};
 
 GL_TEST(max_float_negative, GL_CORRECTNESS, 2, 15, "float maximum, all negative")
 {
-    static const int sizes[] = {1, 33, 1000, BIG};
-    check_max_sizes(sizes, 4, AT_NEGATIVE);
+    check_sizes("max_float", (at_size){.input = AT_NEGATIVE}, max_sizes, 4);
 }
 
 GL_TEST(max_float_position, GL_CORRECTNESS, 2, 15, "float maximum first, last, tied")
 {
-    static const int sizes[] = {1, 33, 1000, BIG};
-    check_max_sizes(sizes, 4, AT_MAX_FIRST);
-    check_max_sizes(sizes, 4, AT_MAX_LAST);
-    check_max_sizes(sizes, 4, AT_TIES);
+    check_sizes("max_float", (at_size){.input = AT_MAX_FIRST}, max_sizes, 4);
+    check_sizes("max_float", (at_size){.input = AT_MAX_LAST}, max_sizes, 4);
+    check_sizes("max_float", (at_size){.input = AT_TIES}, max_sizes, 4);
 }
 
 GL_TEST(max_float_random, GL_CORRECTNESS, 1, 15, "float maximum, n drawn from the seed")
 {
     gl_rng rng;
-    int n;
-    atomics_floats kind;
+    at_size z;
     gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 3000000);
-    kind = (atomics_floats)gl_rng_range(&rng, AT_MIXED, AT_TIES);
-    check_max_sizes(&n, 1, kind);
+    z = (at_size){.n = (int)gl_rng_range(&rng, 1, 3000000)};
+    z.input = (at_input)gl_rng_range(&rng, AT_RANDOM, AT_TIES);
+    check("max_float", &z, &rng);
 }
 
 /* Two calls on one result: a large maximum, then a smaller one. The second
- * must not see the first's. */
+ * must not see the first's: it finds *result as the first left it (5000). */
 GL_TEST(max_float_twice, GL_CORRECTNESS, 2, 15, "float maximum, two calls, one result")
 {
-    const int n = BIG;
-    gl_buf result = atomics_result_alloc();
-    float *h_a, *h_b;
+    at_size z = {.n = BIG, .input = AT_MAX_LAST};
     const char *why;
     gl_rng rng;
-
     gl_test_rng(&rng);
-    h_a = atomics_make_floats(&rng, n, AT_MAX_LAST);
-    h_b = atomics_make_floats(&rng, n, AT_NEGATIVE);
-    why = atomics_check_max(h_a, n, &result);
-    if (*why)
-        gl_check_fail("max_float with n = %d, %s: %s", n, atomics_floats_name(AT_MAX_LAST), why);
-    why = atomics_check_max(h_b, n, &result);
+    check("max_float", &z, &rng);
+    z.input = AT_NEGATIVE;
+    z.again = 1;
+    why = atomics_check("max_float", &z, gl_rng_next(&rng));
     if (*why)
         gl_check_fail("max_float called twice on one result, first on values up to 5000, then "
                       "on n = %d values in [-1000, -1): the second call's %s",
-                      n, why);
-    gl_buf_free(&result);
-    free(h_a);
-    free(h_b);
-}
-
-/* ---- the last-block sum ---- */
-
-static void check_sum_sizes(const int *sizes, int nsizes)
-{
-    gl_rng rng;
-    int k;
-    gl_test_rng(&rng);
-    for (k = 0; k < nsizes; k++) {
-        unsigned *h = atomics_make_unsigned(&rng, sizes[k]);
-        const char *why = atomics_check_sum(NULL, h, sizes[k]);
-        free(h);
-        if (*why)
-            gl_check_fail("sum_last_block with n = %d: %s", sizes[k], why);
-    }
+                      z.n, why);
 }
 
 GL_TEST(sum_last_block_sizes, GL_CORRECTNESS, 2, 15, "last-block sum, n = 0 .. 2^20 + 3")
 {
     static const int sizes[] = {0,    1,    2,   255, 256, 257, 1000, AT_SUM_BLOCKS * AT_BLOCK,
                                 AT_SUM_BLOCKS * AT_BLOCK + 1, BIG};
-    check_sum_sizes(sizes, 10);
+    check_sizes("sum_last_block", random_input, sizes, 10);
 }
 
 GL_TEST(sum_last_block_random, GL_CORRECTNESS, 1, 15, "last-block sum, n drawn from the seed")
 {
-    gl_rng rng;
-    int n;
-    gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 3000000);
-    check_sum_sizes(&n, 1);
+    check_random("sum_last_block");
 }
 
-/* three calls in a row on one counter, zeroed once before the first */
+/* three calls in a row on one counter, zeroed once before the first: each finds it as the
+ * call before left it (z.left) */
 GL_TEST(sum_last_block_repeated, GL_CORRECTNESS, 2, 15, "last-block sum, three calls")
 {
     static const int sizes[] = {BIG, 1000, BIG};
-    atomics_sum_state s;
+    at_size z = {.input = AT_RANDOM, .left = 0};
     gl_rng rng;
     int k;
     gl_test_rng(&rng);
-    atomics_sum_begin(&s);
     for (k = 0; k < 3; k++) {
-        unsigned *h = atomics_make_unsigned(&rng, sizes[k]);
-        const char *why = atomics_check_sum(&s, h, sizes[k]);
-        free(h);
+        const char *why;
+        z.n = sizes[k];
+        why = atomics_check("sum_last_block", &z, gl_rng_next(&rng));
         if (*why)
             gl_check_fail("sum_last_block, call %d of 3 in a row on one counter (n = %d): %s",
                           k + 1, sizes[k], why);
     }
-    atomics_sum_end(&s);
 }
 
-/* ---- the launchers only enqueue their work (gl_expect_queued) ---- */
-
-typedef struct {
-    const char *launcher;
-    gl_buf in, staged, out;
-    atomics_sum_state sum;
-    int n;
-    unsigned ref[PERF_BINS]; /* the right output's first words */
-    size_t words;
-} queued;
-
-static void queued_launch(void *ctx)
-{
-    queued *q = ctx;
-    if (!strcmp(q->launcher, "histogram_shared"))
-        atomics_bytes_run(q->launcher, q->out.ptr, q->in.ptr, q->n);
-    else if (!strcmp(q->launcher, "histogram_bins"))
-        atomics_values_run(q->launcher, q->out.ptr, q->in.ptr, q->n, PERF_BINS);
-    else if (!strcmp(q->launcher, "max_float"))
-        atomics_max_run(q->out.ptr, q->in.ptr, q->n);
-    else
-        atomics_sum_run(q->out.ptr, q->in.ptr, q->n, q->sum.partials.ptr, q->sum.counter.ptr);
-}
-
-static int queued_right(void *ctx)
-{
-    queued *q = ctx;
-    unsigned h[PERF_BINS];
-    GL_CUDA(cudaMemcpy(h, q->out.ptr, q->words * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    return memcmp(h, q->ref, q->words * sizeof(unsigned)) == 0;
-}
+/* ---- the launchers only enqueue their work (gl_perf_queued), on n = 2^20 + 3 ---- */
 
 static void check_async(const char *launcher)
 {
-    const int n = BIG;
-    queued *q = gl_malloc(sizeof *q);
-    void *h;
-    size_t bytes;
-    gl_rng rng;
-    gl_queue_buffers b;
-
-    memset(q, 0, sizeof *q);
-    q->launcher = launcher;
-    q->n = n;
-    gl_test_rng(&rng);
-    if (!strcmp(launcher, "histogram_shared")) {
-        h = atomics_make_bytes(&rng, n, 0);
-        bytes = (size_t)n;
-        atomics_count_bytes(h, n, q->ref);
-        q->words = AT_BINS;
-    } else if (!strcmp(launcher, "histogram_bins")) {
-        h = atomics_make_values(&rng, n, PERF_BINS, 0.0, 0);
-        bytes = (size_t)n * sizeof(int);
-        atomics_count_values(h, n, PERF_BINS, q->ref);
-        q->words = PERF_BINS;
-    } else if (!strcmp(launcher, "max_float")) {
-        float m;
-        h = atomics_make_floats(&rng, n, AT_MIXED);
-        bytes = (size_t)n * sizeof(float);
-        m = atomics_max_of(h, n);
-        memcpy(q->ref, &m, sizeof m);
-        q->words = 1;
-    } else {
-        h = atomics_make_unsigned(&rng, n);
-        bytes = (size_t)n * sizeof(unsigned);
-        q->ref[0] = atomics_sum_of(h, n);
-        q->words = 1;
-        atomics_sum_begin(&q->sum);
-    }
-    q->in = gl_buf_alloc(bytes, 0);
-    q->staged = gl_buf_alloc(bytes, 0);
-    q->out = q->sum.sum.ptr ? q->sum.sum : gl_buf_alloc(q->words * sizeof(unsigned), 0);
-    gl_buf_upload(&q->staged, h);
-    b = (gl_queue_buffers){q->in.ptr, q->staged.ptr, bytes, q->out.ptr,
-                           q->words * sizeof(unsigned)};
-    gl_expect_queued(launcher, queued_launch, queued_right, q, &b);
-    gl_buf_free(&q->in);
-    gl_buf_free(&q->staged);
-    if (q->sum.sum.ptr)
-        atomics_sum_end(&q->sum);
-    else
-        gl_buf_free(&q->out);
-    free(h);
-    free(q);
+    at_size z = {.n = BIG, .nbins = PERF_BINS}; /* uniform values in task 2 */
+    gl_problem p = atomics_problem(launcher, &z);
+    gl_perf_queued(launcher, &p);
 }
 
 GL_TEST(histogram_shared_async, GL_CORRECTNESS, 2, 30, "privatised, launcher returns at once")
@@ -757,69 +638,21 @@ GL_TEST(sum_last_block_ticket, GL_TECHNIQUE, 3, 10, "last block: partial, fence,
 
 /* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
 
-#define PERF_SETS 16 /* calls per round, each on its own input and bins */
-#define HOT_CHUNK 8192 /* skewed inputs: runs of this many values are hot or uniform */
-
-/* The problem the grader times: random bytes (task 1), or values in [0, nbins): uniform, or
- * in chunks of HOT_CHUNK that are all the last bin with probability hot; the kit's own
- * histogram (CUB's, else the given kernel) the reference. */
-typedef struct {
-    const char *given;
-    int bytes, n, nbins;
-    double hot;
-} problem_size;
-
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    const problem_size *z = ctx;
-    (void)k;
-    if (z->bytes)
-        gl_device_fill_bytes(dst, (size_t)z->n, seed);
-    else
-        gl_device_fill_int_skewed(dst, (size_t)z->n, 0, z->nbins - 1, z->nbins - 1, z->hot,
-                                  HOT_CHUNK, seed);
-}
-
-static void problem_call(void *ctx, const char *launcher, void *const *buf)
-{
-    const problem_size *z = ctx;
-    if (z->bytes)
-        atomics_bytes_run(launcher, buf[1], buf[0], z->n);
-    else
-        atomics_values_run(launcher, buf[1], buf[0], z->n, z->nbins);
-}
-
-static void problem_reference(void *ctx, void *const *buf)
-{
-    const problem_size *z = ctx;
-    if (gl_device_histogram(buf[0], (size_t)z->n, z->bytes, z->nbins, buf[1]) != 0)
-        problem_call(ctx, z->given, buf); /* no CUB: the given kernel, slower */
-    GL_CHECK_LAUNCH("the kit's histogram");
-}
-
 /* Milliseconds per call of a histogram launcher: 2^26 bytes or 2^24 values, as in
- * README.md's table, halved until PERF_SETS + 1 inputs fit in the judge's pool; a student's
- * bins are checked after every round (a wrong kernel's speed means nothing). The given
- * global-atomic kernels take 11 to 17 ms a call on random bytes or skewed values (H100): 4
- * calls make a round long beside its 1 ms of overhead. */
+ * README.md's table, halved until AT_SETS + 1 inputs fit in the judge's pool; a student's
+ * bins are checked after every round (a wrong kernel's speed means nothing). Skewed values:
+ * runs of AT_HOT_RUN, each all in the last bin with probability hot. */
 static double histogram_ms(const char *launcher, double hot, int *n)
 {
     int bytes = !strstr(launcher, "bins"), mib = gl_pool_mib() - 64;
     size_t size = bytes ? 1 : sizeof(int), room = (size_t)(mib > 0 ? mib : 0) << 20;
-    problem_size z = {bytes ? "histogram_global" : "histogram_bins_global", bytes,
-                      bytes ? 1 << 26 : 1 << 24, bytes ? AT_BINS : PERF_BINS, hot};
-    char what[96];
-    gl_problem p = {.what = what, .sets = PERF_SETS, .rounds = 5,
-                 .baseline_sets = bytes || hot > 0 ? 4 : 0, .inputs = 1, .outputs = 1,
-                 .ctx = &z, .make = problem_make, .call = problem_call,
-                 .reference_fn = problem_reference,
-                 .hint = "every call counts its own input, from bins zeroed by the call"};
-    while (z.n > (1 << 20) && (PERF_SETS + 1) * (size_t)z.n * size > room)
+    at_size z = {.n = bytes ? 1 << 26 : 1 << 24, .nbins = PERF_BINS, .hot = hot,
+                 .hot_bin = PERF_BINS - 1, .chunk = AT_HOT_RUN};
+    gl_problem p;
+    while (z.n > (1 << 20) && (AT_SETS + 1) * (size_t)z.n * size > room)
         z.n /= 2;
     *n = z.n;
-    snprintf(what, sizeof what, "at n = %d (%g hot)", z.n, hot);
-    p.buf[0] = (gl_problem_buf){.name = "the input", .bytes = (size_t)z.n * size};
-    p.buf[1] = (gl_problem_buf){.name = "bins", .bytes = (size_t)z.nbins * sizeof(unsigned)};
+    p = atomics_problem(launcher, &z);
     return gl_perf_ms(launcher, &p);
 }
 
@@ -900,44 +733,19 @@ GL_TEST(histogram_shared_global_atomics, GL_PROFILE, 5, 300,
                  v[0] + v[1], v[2], limit * v[2], n / 32);
 }
 
-/* Under Nsight Compute: one byte histogram, once, on n random bytes; checked. */
-static const char *run_once(int argc, char **argv)
+/* The problem of a profile run (LAUNCHER N) or of a probe (n = 1000, 100 bins). */
+static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    unsigned char *h;
-    const char *why;
-    gl_rng rng;
-    long n;
-
-    if (argc != 2 || gl_parse_long(argv[1], 0, 1L << 28, &n))
-        return "usage: histogram_global|histogram_shared N";
-    if (strcmp(argv[0], "histogram_global") && strcmp(argv[0], "histogram_shared"))
-        return "usage: histogram_global|histogram_shared N (no such launcher)";
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    h = atomics_make_bytes(&rng, (int)n, 0);
-    why = atomics_check_bytes(argv[0], h, (int)n);
-    free(h);
-    return why;
+    static at_size z;
+    long n = 1000;
+    if (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 0, 1L << 28, &n)))
+        return -1;
+    z = (at_size){.n = (int)n, .nbins = 100};
+    *p = atomics_problem(launcher, &z);
+    return 0;
 }
 
-/* One call on a small problem, to see which kernels a launcher launches. */
-static void probe(const char *launcher)
-{
-    const int n = 1000;
-    gl_rng rng;
-    void *h;
-    gl_rng_init(&rng, gl_seed(), "probe");
-    if (!strcmp(launcher, "histogram_shared") || !strcmp(launcher, "histogram_global")) {
-        atomics_check_bytes(launcher, h = atomics_make_bytes(&rng, n, 0), n);
-    } else if (strstr(launcher, "histogram_bins")) {
-        atomics_check_values(launcher, h = atomics_make_values(&rng, n, 100, 0.0, 0), n, 100);
-    } else if (!strcmp(launcher, "max_float")) {
-        atomics_check_max(h = atomics_make_floats(&rng, n, AT_MIXED), n, NULL);
-    } else {
-        atomics_check_sum(NULL, h = atomics_make_unsigned(&rng, n), n);
-    }
-    free(h);
-}
-
-/* the largest test: PERF_SETS inputs of 64 MiB (2^26 bytes, 2^24 values) and their bins */
-const gl_lab GL_LAB = {.name = "05-atomics", .file = "atomics.cu", .run_once = run_once,
-                       .probe = probe, .pool_mib = (PERF_SETS + 1) * 64 + 64};
+/* the largest test: AT_SETS inputs of 64 MiB (2^26 bytes, 2^24 values), one made again, and
+ * their bins */
+const gl_lab GL_LAB = {.name = "05-atomics", .file = "atomics.cu", .problem = problem,
+                       .pool_mib = (AT_SETS + 1) * 64 + 64};

@@ -1,6 +1,9 @@
-/* lab.c: lab 05-atomics described once (lab.h). */
+/* lab.c: lab 05-atomics described once (lab.h): the launchers, the four tasks' problems, and
+ * their checks with the hints. */
 #include "lab.h"
 
+#include <cuda_runtime_api.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,169 +52,117 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {NULL, NULL, NULL, 0},
 };
 
-void atomics_bytes_run(const char *name, unsigned *bins, const unsigned char *data, int n)
+enum { BYTES, VALUES, MAX, SUM }; /* the tasks, 1 to 4 */
+
+static int task_of(const char *launcher)
 {
-    gl_arg a[] = {GL_P(bins), GL_P(data), GL_I(n)};
-    gl_exec(name, a);
+    if (!strcmp(launcher, "max_float"))
+        return MAX;
+    if (!strcmp(launcher, "sum_last_block"))
+        return SUM;
+    return strstr(launcher, "bins") ? VALUES : BYTES;
 }
 
-void atomics_values_run(const char *name, unsigned *bins, const int *values, int n, int nbins)
+static size_t room(const at_size *z)
 {
-    gl_arg a[] = {GL_P(bins), GL_P(values), GL_I(n), GL_I(nbins)};
-    gl_exec(name, a);
+    return (size_t)z->n + AT_SLACK;
 }
 
-void atomics_max_run(float *result, const float *x, int n)
+/* Output words before the slack: the bins, or *result or *sum. */
+static int out_words(const at_size *z)
 {
-    gl_arg a[] = {GL_P(result), GL_P(x), GL_I(n)};
-    gl_exec("max_float", a);
+    return z->task == BYTES ? AT_BINS : z->task == VALUES ? z->nbins : 1;
 }
 
-void atomics_sum_run(unsigned *sum, const unsigned *x, int n, unsigned *partials,
-                     unsigned *counter)
+/* ... and with it. */
+static size_t out_end(const at_size *z)
 {
-    gl_arg a[] = {GL_P(sum), GL_P(x), GL_I(n), GL_P(partials), GL_P(counter)};
-    gl_exec("sum_last_block", a);
+    return (size_t)out_words(z) + AT_OUT_SLACK;
 }
 
-/* ---- inputs ---- */
-
-static void *host_alloc(size_t elems, size_t size)
+static void upload(void *dst, const void *src, size_t bytes)
 {
-    void *p = malloc(elems * size + 1);
-    if (!p)
-        gl_fail("out of host memory (%zu elements of %zu bytes)", elems, size);
-    return p;
+    GL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
 }
 
-unsigned char *atomics_make_bytes(gl_rng *rng, int n, int equal)
+/* count words of device memory, downloaded (malloc'ed). */
+static unsigned *download(const void *src, size_t count)
 {
-    size_t room = (size_t)n + AT_SLACK;
-    unsigned char *h = host_alloc(room, 1);
-    gl_fill_bytes(rng, h, room);
-    if (equal) /* one value, drawn once: every count lands in one bin */
-        memset(h, h[0], room);
+    unsigned *h = malloc(count * sizeof(unsigned) + 1);
+    if (!h)
+        gl_fail("out of host memory (%zu words)", count);
+    GL_CUDA(cudaMemcpy(h, src, count * sizeof(unsigned), cudaMemcpyDeviceToHost));
     return h;
 }
 
-int *atomics_make_values(gl_rng *rng, int n, int nbins, double hot, int hot_bin)
+/* ---- the inputs, made on the GPU from the seed ---- */
+
+static void make_floats(const at_size *z, float *x, unsigned long long seed)
 {
-    size_t room = (size_t)n + AT_SLACK, i;
-    int *h = host_alloc(room, sizeof(int));
-    for (i = 0; i < room; i++)
-        h[i] = (double)(gl_rng_next(rng) >> 11) * 0x1p-53 < hot
-                   ? hot_bin
-                   : (int)gl_rng_range(rng, 0, nbins - 1);
-    return h;
+    const float top = 5000.0f;
+    if (z->input == AT_TIES) /* bit patterns 0xc1000000 (-8) to 0xc1000007: below -8 */
+        gl_device_fill_int((int *)x, room(z), (int)0xc1000000u, (int)0xc1000007u, seed);
+    else
+        gl_device_fill_float(x, room(z), -1000.0f, z->input == AT_NEGATIVE ? -1.0f : 1000.0f,
+                             seed);
+    if (z->n > 0 && (z->input == AT_MAX_FIRST || z->input == AT_MAX_LAST))
+        upload(x + (z->input == AT_MAX_FIRST ? 0 : z->n - 1), &top, sizeof top);
 }
 
-const char *atomics_floats_name(atomics_floats kind)
+/* A made output: its slack poisoned, its first word what the call before left there. */
+static void make_left(const at_size *z, unsigned *out, size_t words)
 {
-    static const char *names[] = {"random values in [-1000, 1000)",
-                                  "every value negative, in [-1000, -1)",
-                                  "the maximum at index 0", "the maximum at index n - 1",
-                                  "negative values with many ties for the maximum"};
-    return names[kind];
+    GL_CUDA(cudaMemset(out, GL_POISON_BYTE, words * sizeof(unsigned)));
+    upload(out, &z->left, sizeof z->left);
 }
 
-float *atomics_make_floats(gl_rng *rng, int n, atomics_floats kind)
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
-    size_t room = (size_t)n + AT_SLACK, i;
-    float *h = host_alloc(room, sizeof(float));
-    switch (kind) {
-    case AT_NEGATIVE:
-        gl_fill_float(rng, h, room, -1000.0f, -1.0f);
-        break;
-    case AT_TIES: /* -10, -9.5, ..., -6.5: about one value in eight is the maximum */
-        for (i = 0; i < room; i++)
-            h[i] = -10.0f + 0.5f * (float)gl_rng_range(rng, 0, 7);
-        break;
-    default:
-        gl_fill_float(rng, h, room, -1000.0f, 1000.0f);
-        break;
+    const at_size *z = ctx;
+    if (k == 1) /* max_float's *result, again */
+        make_left(z, dst, out_end(z));
+    else if (k == 3) /* sum_last_block's counter */
+        make_left(z, dst, 1);
+    else if (z->task == BYTES && z->input == AT_EQUAL) /* one value: every count in one bin */
+        GL_CUDA(cudaMemset(dst, (int)((seed * 0x9e3779b97f4a7c15ull) >> 56), room(z)));
+    else if (z->task == BYTES)
+        gl_device_fill_bytes(dst, room(z), seed);
+    else if (z->task == VALUES)
+        gl_device_fill_int_skewed(dst, room(z), 0, z->nbins - 1, z->hot_bin, z->hot,
+                                  (size_t)z->chunk, seed);
+    else if (z->task == MAX)
+        make_floats(z, dst, seed);
+    else
+        gl_device_fill_int(dst, room(z), INT_MIN, INT_MAX, seed);
+}
+
+/* The output, the input, n, then nbins (task 2) or the sum's partials and counter; a
+ * launcher takes as many as its layout says. */
+static void run(const char *launcher, const at_size *z, void *const *buf)
+{
+    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(z->n), GL_I(z->nbins), GL_P(NULL)};
+    if (z->task == SUM) {
+        a[3] = GL_P(buf[2]);
+        a[4] = GL_P(buf[3]);
     }
-    if (kind == AT_MAX_FIRST && n > 0)
-        h[0] = 5000.0f;
-    if (kind == AT_MAX_LAST && n > 0)
-        h[n - 1] = 5000.0f;
-    return h;
+    gl_exec(launcher, a);
 }
 
-unsigned *atomics_make_unsigned(gl_rng *rng, int n)
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    size_t room = (size_t)n + AT_SLACK, i;
-    unsigned *h = host_alloc(room, sizeof(unsigned));
-    for (i = 0; i < room; i++)
-        h[i] = (unsigned)gl_rng_next(rng);
-    return h;
+    run(launcher, ctx, buf);
 }
 
-/* ---- CPU references ---- */
-
-void atomics_count_bytes(const unsigned char *data, int n, unsigned bins[AT_BINS])
-{
-    int i;
-    memset(bins, 0, AT_BINS * sizeof(unsigned));
-    for (i = 0; i < n; i++)
-        bins[data[i]]++;
-}
-
-void atomics_count_values(const int *values, int n, int nbins, unsigned *bins)
-{
-    int i;
-    memset(bins, 0, (size_t)nbins * sizeof(unsigned));
-    for (i = 0; i < n; i++)
-        bins[values[i]]++;
-}
-
-float atomics_max_of(const float *x, int n)
-{
-    float m = -INFINITY;
-    int i;
-    for (i = 0; i < n; i++)
-        if (x[i] > m)
-            m = x[i];
-    return m;
-}
-
-unsigned atomics_sum_of(const unsigned *x, int n)
-{
-    unsigned s = 0;
-    int i;
-    for (i = 0; i < n; i++)
-        s += x[i];
-    return s;
-}
-
-/* ---- checks ---- */
+/* ---- the checks, in the lab's terms ---- */
 
 static char why[2048];
 
-/* The input on the device (n + AT_SLACK elements), with guard zones. */
-static gl_buf upload_input(const void *h, int n, size_t size)
+/* The first of h[from .. to) that a call wrote (no longer the poison), or to. */
+static size_t first_written(const unsigned *h, size_t from, size_t to)
 {
-    gl_buf in = gl_buf_alloc(((size_t)n + AT_SLACK) * size, 0);
-    gl_buf_upload(&in, h);
-    return in;
-}
-
-/* After a run: did the launcher write into its read-only input? Sets why. */
-static int input_changed(const gl_buf *in, const void *h, const char *name)
-{
-    gl_guard_report g;
-    void *back;
-    int changed;
-    if (gl_buf_check_guards(in, &g)) {
-        snprintf(why, sizeof why, "wrote outside `%s`, which is read-only input", name);
-        return 1;
-    }
-    back = host_alloc(in->bytes, 1);
-    gl_buf_download(in, back);
-    changed = memcmp(back, h, in->bytes) != 0;
-    free(back);
-    if (changed)
-        snprintf(why, sizeof why, "changed `%s`: the input is read-only", name);
-    return changed;
+    while (from < to && h[from] == 0xffffffffu)
+        from++;
+    return from;
 }
 
 /* What a wrong histogram says about the kernel. */
@@ -249,71 +200,38 @@ static void hist_hint(const gl_cmp *c, const unsigned *got, int nbins, int n, ch
                  "in the bin of its value, and the block's bin b merges into bins[b]");
 }
 
-/* Runs a histogram launcher (bytes: task 1's, else task 2's) on in (n
- * elements) into nbins poisoned bins followed by 64 more poisoned words, and
- * checks them against ref. */
-static const char *run_histogram(const char *launcher, int bytes, const gl_buf *in,
-                                 const void *h_in, int n, int nbins, const unsigned *ref)
+/* The right bins, on the GPU: CUB's histogram, else the given kernel's. */
+static unsigned *expected_bins(const at_size *z, void *const *buf)
 {
-    size_t room = (size_t)nbins + 64, i;
-    gl_buf bins = gl_buf_alloc(room * sizeof(unsigned), 0);
-    unsigned *h_bins = host_alloc(room, sizeof(unsigned));
-    gl_guard_report g;
-    gl_cmp cmp;
-
-    why[0] = '\0';
-    gl_buf_poison(&bins);
-    if (bytes)
-        atomics_bytes_run(launcher, bins.ptr, in->ptr, n);
-    else
-        atomics_values_run(launcher, bins.ptr, in->ptr, n, nbins);
-    GL_CHECK_LAUNCH(launcher);
-    gl_buf_download(&bins, h_bins);
-    if (gl_buf_check_guards(&bins, &g)) {
-        char d[512];
-        gl_guard_describe(&g, bins.bytes, sizeof(unsigned), "bins' allocation", d, sizeof d);
-        snprintf(why, sizeof why, "%s: only bins[0 .. nbins - 1] are written", d);
-    } else if (!input_changed(in, h_in, bytes ? "data" : "values")) {
-        for (i = (size_t)nbins; i < room; i++)
-            if (h_bins[i] != 0xffffffffu)
-                break;
-        if (i < room) {
-            snprintf(why, sizeof why, "wrote bins[%zu], past the last of its %d bins: the loops "
-                     "over the bins stop at nbins, and the memset zeroes nbins words", i, nbins);
-        } else if (gl_compare_uint(ref, h_bins, (size_t)nbins, &cmp)) {
-            char d[1024], h[600];
-            gl_cmp_describe(&cmp, "bins", NULL, NULL, d, sizeof d);
-            hist_hint(&cmp, h_bins, nbins, n, h, sizeof h);
-            snprintf(why, sizeof why, "%s. %s", d, h);
-        }
-    }
+    gl_buf bins = gl_buf_alloc((size_t)out_words(z) * sizeof(unsigned), 0);
+    void *given[GL_PROBLEM_BUFS] = {buf[0], bins.ptr};
+    unsigned *h;
+    GL_CUDA(cudaMemset(bins.ptr, 0, bins.bytes)); /* n = 0 counts nothing */
+    if (gl_device_histogram(buf[0], (size_t)z->n, z->task == BYTES, out_words(z), bins.ptr))
+        run(z->task == BYTES ? "histogram_global" : "histogram_bins_global", z, given);
+    GL_CHECK_LAUNCH("the kit's histogram");
+    h = download(bins.ptr, (size_t)out_words(z));
     gl_buf_free(&bins);
-    free(h_bins);
-    return why;
+    return h;
 }
 
-const char *atomics_check_bytes(const char *launcher, const unsigned char *data, int n)
+static void verify_histogram(const at_size *z, void *const *buf)
 {
-    unsigned ref[AT_BINS];
-    gl_buf in = upload_input(data, n, 1);
-    atomics_count_bytes(data, n, ref);
-    run_histogram(launcher, 1, &in, data, n, AT_BINS, ref);
-    gl_buf_free(&in);
-    return why;
-}
-
-const char *atomics_check_values(const char *launcher, const int *values, int n, int nbins)
-{
-    unsigned *ref = host_alloc((size_t)nbins, sizeof(unsigned));
-    gl_buf in = upload_input(values, n, sizeof(int));
-    atomics_count_values(values, n, nbins, ref);
-    run_histogram(launcher, 0, &in, values, n, nbins, ref);
-    gl_buf_free(&in);
+    size_t nbins = (size_t)out_words(z), end = out_end(z), past;
+    unsigned *got = download(buf[1], end), *ref = expected_bins(z, buf);
+    gl_cmp cmp;
+    if ((past = first_written(got, nbins, end)) < end) {
+        snprintf(why, sizeof why, "wrote bins[%zu], past the last of its %zu bins: the loops "
+                 "over the bins stop at nbins, and the memset zeroes nbins words", past, nbins);
+    } else if (gl_compare_uint(ref, got, nbins, &cmp)) {
+        char d[1024], h[600];
+        gl_cmp_describe(&cmp, "bins", NULL, NULL, d, sizeof d);
+        hist_hint(&cmp, got, (int)nbins, z->n, h, sizeof h);
+        snprintf(why, sizeof why, "%s. %s", d, h);
+    }
+    free(got);
     free(ref);
-    return why;
 }
-
-/* ---- the float maximum ---- */
 
 /* What a wrong maximum says about the code. */
 static const char *max_hint(float expected, float got)
@@ -335,132 +253,121 @@ static const char *max_hint(float expected, float got)
            "swap succeeds";
 }
 
-gl_buf atomics_result_alloc(void)
+static void verify_max(at_size *z, void *const *buf)
 {
-    gl_buf b = gl_buf_alloc(64 * sizeof(float), 0);
-    gl_buf_poison(&b);
-    return b;
-}
-
-const char *atomics_check_max(const float *x, int n, gl_buf *result)
-{
-    gl_buf in = upload_input(x, n, sizeof(float)), fresh;
-    gl_buf *out = result;
-    float h[64], expected = atomics_max_of(x, n);
-    gl_guard_report g;
-    unsigned bits;
+    float *x = (float *)download(buf[0], (size_t)z->n);
+    float *h = (float *)download(buf[1], out_end(z));
+    float expected = -INFINITY;
+    size_t past = first_written((const unsigned *)h, 1, out_end(z));
     int i;
-
-    why[0] = '\0';
-    if (!out) {
-        fresh = atomics_result_alloc();
-        out = &fresh;
-    }
-    atomics_max_run(out->ptr, in.ptr, n);
-    GL_CHECK_LAUNCH("max_float");
-    gl_buf_download(out, h);
-    if (gl_buf_check_guards(out, &g)) {
-        char d[512];
-        gl_guard_describe(&g, out->bytes, sizeof(float), "result's allocation", d, sizeof d);
-        snprintf(why, sizeof why, "%s: only *result is written", d);
-    } else if (!input_changed(&in, x, "x")) {
-        for (i = 1; i < 64; i++) {
-            memcpy(&bits, &h[i], sizeof bits);
-            if (bits != 0xffffffffu)
-                break;
-        }
-        if (i < 64)
-            snprintf(why, sizeof why, "wrote result[%d]: only *result (result[0]) is written", i);
-        else if (!(h[0] == expected))
-            snprintf(why, sizeof why, "*result is %.9g, expected %.9g. %s", h[0], expected,
-                     max_hint(expected, h[0]));
-    }
-    if (!result)
-        gl_buf_free(&fresh);
-    gl_buf_free(&in);
-    return why;
+    for (i = 0; i < z->n; i++)
+        if (x[i] > expected)
+            expected = x[i];
+    memcpy(&z->left, h, sizeof z->left);
+    if (past < out_end(z))
+        snprintf(why, sizeof why, "wrote result[%zu]: only *result (result[0]) is written", past);
+    else if (!(h[0] == expected))
+        snprintf(why, sizeof why, "*result is %.9g, expected %.9g. %s", h[0], expected,
+                 max_hint(expected, h[0]));
+    free(x);
+    free(h);
 }
 
-/* ---- the last-block sum ---- */
-
-void atomics_sum_begin(atomics_sum_state *s)
+static void verify_sum(at_size *z, void *const *buf)
 {
-    unsigned zero = 0;
-    s->sum = gl_buf_alloc(64 * sizeof(unsigned), 0);
-    s->partials = gl_buf_alloc(AT_SUM_BLOCKS * sizeof(unsigned), 0);
-    s->counter = gl_buf_alloc(sizeof(unsigned), 0);
-    s->calls = 0;
-    gl_buf_poison(&s->partials);
-    gl_buf_upload(&s->counter, &zero); /* once, as the header says */
-}
-
-void atomics_sum_end(atomics_sum_state *s)
-{
-    gl_buf_free(&s->sum);
-    gl_buf_free(&s->partials);
-    gl_buf_free(&s->counter);
-}
-
-/* What the sum's outputs say (why stays "" when they are right). */
-static void sum_verdict(const unsigned *h_out, unsigned expected, unsigned counter, int again)
-{
-    int i;
-    if (h_out[0] == 0xffffffffu && expected != 0xffffffffu) {
+    unsigned *h = download(buf[1], out_end(z)), *counter = download(buf[3], 1);
+    unsigned expected = gl_device_sum_words(buf[0], (size_t)z->n);
+    size_t past = first_written(h, 1, out_end(z));
+    z->left = *counter;
+    if (h[0] == 0xffffffffu && expected != 0xffffffffu)
         snprintf(why, sizeof why, "*sum was never written: no block saw itself last. The "
                  "block that draws the last ticket (gridDim.x - 1) from atomicInc(counter, "
-                 "gridDim.x - 1) adds the partials and writes *sum%s",
-                 again ? "; and this is not the first call: the counter must be back at 0 "
-                         "after each call (atomicInc with gridDim.x - 1 wraps it)" : "");
-        return;
-    }
-    if (h_out[0] != expected) {
+                 "gridDim.x - 1) adds the partials and writes *sum");
+    else if (h[0] != expected)
         snprintf(why, sizeof why, "*sum is %u, expected %u: the last block adds all gridDim.x "
                  "partials (volatile reads: other blocks wrote them), each block's written "
-                 "before its ticket (a __threadfence() between the two)",
-                 h_out[0], expected);
-        return;
-    }
-    if (counter != 0) {
+                 "before its ticket (a __threadfence() between the two)", h[0], expected);
+    else if (*counter != 0)
         snprintf(why, sizeof why, "*sum is right, but the counter is %u after the call, not 0: "
                  "the next call would find no last block. atomicInc(counter, gridDim.x - 1) "
                  "hands out 0 .. gridDim.x - 1 and wraps back to 0 at the last ticket",
-                 counter);
-        return;
-    }
-    for (i = 1; i < 64; i++)
-        if (h_out[i] != 0xffffffffu) {
-            snprintf(why, sizeof why, "wrote sum[%d]: only *sum (sum[0]) is written", i);
-            return;
-        }
+                 *counter);
+    else if (past < out_end(z))
+        snprintf(why, sizeof why, "wrote sum[%zu]: only *sum (sum[0]) is written", past);
+    free(h);
+    free(counter);
 }
 
-const char *atomics_check_sum(atomics_sum_state *state, const unsigned *x, int n)
+static const char *problem_verify(void *ctx, void *const *buf, unsigned long long seed)
 {
-    atomics_sum_state fresh, *s = state;
-    gl_buf in = upload_input(x, n, sizeof(unsigned));
-    unsigned h_out[64], counter;
-    gl_guard_report g;
-    int again;
-
+    at_size *z = ctx;
+    (void)seed; /* every element is checked */
     why[0] = '\0';
-    if (!s) {
-        atomics_sum_begin(&fresh);
-        s = &fresh;
-    }
-    again = s->calls++ > 0;
-    gl_buf_poison(&s->sum);
-    atomics_sum_run(s->sum.ptr, in.ptr, n, s->partials.ptr, s->counter.ptr);
-    GL_CHECK_LAUNCH("sum_last_block");
-    gl_buf_download(&s->sum, h_out);
-    gl_buf_download(&s->counter, &counter);
-    if (gl_buf_check_guards(&s->sum, &g) || gl_buf_check_guards(&s->partials, &g) ||
-        gl_buf_check_guards(&s->counter, &g))
-        snprintf(why, sizeof why, "wrote outside *sum, partials[0 .. %d] or *counter: block b "
-                 "writes partials[b] only, and the last block *sum", AT_SUM_BLOCKS - 1);
-    else if (!input_changed(&in, x, "x"))
-        sum_verdict(h_out, atomics_sum_of(x, n), counter, again);
-    if (!state)
-        atomics_sum_end(&fresh);
-    gl_buf_free(&in);
+    if (z->task == MAX)
+        verify_max(z, buf);
+    else if (z->task == SUM)
+        verify_sum(z, buf);
+    else
+        verify_histogram(z, buf);
     return why;
+}
+
+/* ---- the problems ---- */
+
+/* "with n = 1000, random bytes": the input, in the messages' words */
+static void describe(at_size *z)
+{
+    static const char *floats[] = {"random values in [-1000, 1000)",
+                                   "every value negative, in [-1000, -1)",
+                                   "the maximum at index 0", "the maximum at index n - 1",
+                                   "negative values with many ties for the maximum"};
+    int w = snprintf(z->what, sizeof z->what, "with n = %d", z->n);
+    size_t len = sizeof z->what - (size_t)w;
+    if (z->task == BYTES)
+        snprintf(z->what + w, len, ", %s",
+                 z->input == AT_EQUAL ? "every byte equal" : "random bytes");
+    else if (z->task == MAX)
+        snprintf(z->what + w, len, ", %s", floats[z->input <= AT_TIES ? z->input : 0]);
+    else if (z->task == VALUES && z->hot <= 0)
+        snprintf(z->what + w, len, ", nbins = %d, uniform values", z->nbins);
+    else if (z->task == VALUES && z->hot_bin == z->nbins - 1)
+        snprintf(z->what + w, len, ", nbins = %d, %g%% of the values in the last bin%s",
+                 z->nbins, 100 * z->hot, z->chunk > 1 ? " (in runs)" : "");
+    else if (z->task == VALUES)
+        snprintf(z->what + w, len, ", nbins = %d, %g%% of the values in bin %d%s", z->nbins,
+                 100 * z->hot, z->hot_bin, z->chunk > 1 ? " (in runs)" : "");
+}
+
+gl_problem atomics_problem(const char *launcher, void *size)
+{
+    at_size *z = size;
+    int task = task_of(launcher);
+    size_t elem = task == BYTES ? 1 : 4;
+    /* the given global-atomic kernels take 11 to 17 ms a call on random bytes or skewed values
+     * (H100): 4 calls make a round long beside its 1 ms of overhead */
+    int slow = task == BYTES || (task == VALUES && z->hot > 0);
+    gl_problem p = {.what = z->what, .inputs = 1, .outputs = task == SUM ? 3 : 1, .ctx = z,
+                    .make = problem_make, .call = problem_call, .verify = problem_verify,
+                    .inputs_read_only = 1, .work = (double)z->n * (double)elem,
+                    .sets = AT_SETS, .rounds = 5, .baseline_sets = slow ? 4 : 0};
+    static const char *const in_names[] = {"data", "values", "x", "x"},
+                             *out_names[] = {"bins' allocation", "bins' allocation",
+                                             "result's allocation", "sum's allocation"};
+    if (task == VALUES && (z->nbins < 1 || z->nbins > AT_MAX_BINS))
+        gl_fail("atomics_problem(%s): %d bins, not 1 .. AT_MAX_BINS", launcher, z->nbins);
+    z->task = task;
+    describe(z);
+    p.buf[0] = (gl_problem_buf){.name = in_names[task], .bytes = room(z) * elem};
+    p.buf[1] = (gl_problem_buf){.name = out_names[task],
+                                .bytes = out_end(z) * sizeof(unsigned),
+                                .made = task == MAX && z->again};
+    p.buf[2] = (gl_problem_buf){.name = "partials", .bytes = AT_SUM_BLOCKS * sizeof(unsigned)};
+    p.buf[3] = (gl_problem_buf){.name = "counter", .bytes = sizeof(unsigned), .made = 1};
+    return p;
+}
+
+const char *atomics_check(const char *launcher, at_size *z, unsigned long long seed)
+{
+    gl_problem p = atomics_problem(launcher, z);
+    return gl_problem_check(launcher, &p, seed);
 }

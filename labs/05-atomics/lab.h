@@ -1,66 +1,58 @@
-/* lab.h: lab 05-atomics described once, for its demo (demo.c) and its
- * grader (tests/05-atomics.c): the launchers, the inputs, the CPU
- * references, and the checks with their hints. */
+/* lab.h: lab 05-atomics described once, for its demo (demo.c) and its grader
+ * (tests/05-atomics.c): the launchers, and the problem of each task (common/gl_problem.h):
+ * its buffers, its input made on the GPU from a seed, its call, its check in the lab's words,
+ * its work and its timed rounds. */
 #ifndef ATOMICS_LAB_H
 #define ATOMICS_LAB_H
 
 #include "gpulabs.h"
 #include "atomics.h"
 
-/* Inputs hold AT_SLACK elements past n, drawn like the rest and never
- * counted: a kernel that reads past n counts them, and the check sees it. */
+/* Inputs hold AT_SLACK elements past n, drawn like the rest and never counted: a kernel that
+ * reads past n counts them, and the check sees it. Outputs hold AT_OUT_SLACK words past their
+ * own, poisoned: a loop over the bins that goes past nbins (up to any bin count of the lab)
+ * writes there, and the check names it. */
 #define AT_SLACK 64
+#define AT_OUT_SLACK AT_MAX_BINS
 
-/* Calls a launcher of the program's build (in the demo, the linked one; in
- * the grader, the student's in its own process, or the kit's own). */
-void atomics_bytes_run(const char *name, unsigned *bins, const unsigned char *data, int n);
-void atomics_values_run(const char *name, unsigned *bins, const int *values, int n, int nbins);
-void atomics_max_run(float *result, const float *x, int n);
-void atomics_sum_run(unsigned *sum, const unsigned *x, int n, unsigned *partials,
-                     unsigned *counter);
+/* The grader's timed rounds: calls a round, each on its own input (its pool holds one more),
+ * and the runs of skewed values in them. */
+#define AT_SETS 16
+#define AT_HOT_RUN 8192
 
-/* ---- inputs (malloc'ed, n + AT_SLACK elements) ---- */
+/* What an input holds. */
+typedef enum {
+    AT_RANDOM,    /* random bytes or unsigned ints, floats in [-1000, 1000); task 2: see hot */
+    AT_NEGATIVE,  /* floats in [-1000, -1) */
+    AT_MAX_FIRST, /* floats in [-1000, 1000), the maximum (5000) at index 0 */
+    AT_MAX_LAST,  /* the same, the maximum at index n - 1 */
+    AT_TIES,      /* eight negative floats (-8 and the next seven below it), one in eight -8 */
+    AT_EQUAL      /* bytes: every one the same value, drawn from the seed (one bin takes all) */
+} at_input;
 
-/* Random bytes; equal: every byte the same value, drawn once (one bin takes
- * every count). */
-unsigned char *atomics_make_bytes(gl_rng *rng, int n, int equal);
-/* Values in [0, nbins): a fraction hot of them equal to hot_bin, the rest
- * uniform. */
-int *atomics_make_values(gl_rng *rng, int n, int nbins, double hot, int hot_bin);
-
-typedef enum { AT_MIXED, AT_NEGATIVE, AT_MAX_FIRST, AT_MAX_LAST, AT_TIES } atomics_floats;
-float *atomics_make_floats(gl_rng *rng, int n, atomics_floats kind);
-const char *atomics_floats_name(atomics_floats kind); /* "every value negative, ..." */
-unsigned *atomics_make_unsigned(gl_rng *rng, int n);
-
-/* ---- CPU references ---- */
-void atomics_count_bytes(const unsigned char *data, int n, unsigned bins[AT_BINS]);
-void atomics_count_values(const int *values, int n, int nbins, unsigned *bins);
-float atomics_max_of(const float *x, int n);
-unsigned atomics_sum_of(const unsigned *x, int n);
-
-/* ---- checks: each runs its launcher once on the host input given (n +
- * AT_SLACK elements), on poisoned outputs with guard zones, and checks
- * everything about the result. Returns "" if right, else why not, in the
- * lab's terms (a static buffer). ---- */
-const char *atomics_check_bytes(const char *launcher, const unsigned char *data, int n);
-const char *atomics_check_values(const char *launcher, const int *values, int n, int nbins);
-
-/* result: NULL for a fresh poisoned one; else a buffer from
- * atomics_result_alloc, as an earlier call left it (the launcher must start
- * afresh all the same). */
-gl_buf atomics_result_alloc(void);
-const char *atomics_check_max(const float *x, int n, gl_buf *result);
-
-/* The sum's device state, kept across calls as a caller would: the counter
- * is zeroed once, by atomics_sum_begin. */
+/* A problem's size and input. Task 2's values are in [0, nbins): a share hot of them equal to
+ * hot_bin, the rest uniform, decided for runs of chunk values at a time (1: each on its own). */
 typedef struct {
-    gl_buf sum, partials, counter;
-    int calls;
-} atomics_sum_state;
-void atomics_sum_begin(atomics_sum_state *s);
-void atomics_sum_end(atomics_sum_state *s);
-/* s: NULL for a fresh state, used once. */
-const char *atomics_check_sum(atomics_sum_state *s, const unsigned *x, int n);
+    int n;
+    at_input input;
+    int nbins, hot_bin, chunk;
+    double hot;
+    /* max_float: again, the call finds *result as a call before left it; sum_last_block: the
+     * counter as the call before left it. left: that value's bits (the check keeps what each
+     * call leaves: a counter zeroed once is 0 before the first call) */
+    int again;
+    unsigned left;
+    int task;       /* filled by atomics_problem */
+    char what[128]; /* filled by atomics_problem: "with n = 1000, random bytes" */
+} at_size;
+
+/* launcher's problem at size (an at_size): the input, then bins (nbins words), *result or
+ * *sum (one), each with AT_OUT_SLACK more, then the sum's partials and counter; checked by the lab
+ * (verify: a histogram against CUB's, the maximum and the sum against the kit's own). */
+gl_problem atomics_problem(const char *launcher, void *size);
+
+/* One call of launcher on z's problem made from seed, checked (gl_problem_check): "" if
+ * right, else why not, in the lab's terms (a static buffer). */
+const char *atomics_check(const char *launcher, at_size *z, unsigned long long seed);
 
 #endif
