@@ -645,3 +645,144 @@ const char *cm_lookup_check(const char *launcher, int n, const int *h_idx, const
     free(h_out);
     return why;
 }
+
+/* ---- the problem (common/gl_problem.h): data made on the GPU, the kit's reference ---- */
+
+/* Calls launcher with the arguments its layout takes of these (in: x, the filter's input or
+ * idx; data: the coefficients, taps or table, device). */
+static void run(const char *launcher, float *out, const void *in, const float *data, int ntaps,
+                int n)
+{
+    if (cm_is_poly(launcher))
+        cm_poly(launcher, out, in, data, n);
+    else if (cm_is_lookup(launcher))
+        cm_lookup(launcher, out, in, data, n);
+    else
+        cm_convolve(launcher, out, in, data, ntaps, n);
+}
+
+/* The kit's launcher of launcher's task: the reference of its problem. */
+static const char *given_of(const char *launcher)
+{
+    return cm_is_poly(launcher)     ? "poly_global"
+           : cm_is_lookup(launcher) ? "lookup_constant"
+                                    : "convolve_constant_runtime";
+}
+
+/* Does launcher take the coefficients, taps or table by pointer (a 'p' after out and in)? */
+static int takes_data(const char *launcher)
+{
+    return find(launcher)->layout[2] == 'p';
+}
+
+/* Elements of a call's input (x, in: n + ntaps - 1, or idx), and of its data. */
+static size_t input_count(const cm_size *z)
+{
+    int conv = !cm_is_poly(z->launcher) && !cm_is_lookup(z->launcher);
+    return (size_t)z->n + (conv ? (size_t)z->ntaps - 1 : 0);
+}
+
+static size_t data_count(const cm_size *z)
+{
+    return cm_is_poly(z->launcher)     ? CM_COEFFS
+           : cm_is_lookup(z->launcher) ? CM_TABLE
+                                       : (size_t)z->ntaps;
+}
+
+/* Input k of a call, on the GPU from seed: in [-1, 1), or a lookup's indices in
+ * [0, CM_TABLE), each lane's own or, uniform, the warp's first lane's for all 32. */
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    const cm_size *z = ctx;
+    int lane;
+    if (k > 0 || !cm_is_lookup(z->launcher)) {
+        gl_device_fill_float(dst, k > 0 ? data_count(z) : input_count(z), -1.0f, 1.0f, seed);
+        return;
+    }
+    gl_device_fill_int(dst, (size_t)z->n, 0, CM_TABLE - 1, seed);
+    for (lane = 1; z->uniform && lane < 32 && lane < z->n; lane++)
+        gl_device_copy_words_strided((int *)dst + lane, 32, dst, 32,
+                                     (size_t)(z->n - lane + 31) / 32);
+}
+
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    const cm_size *z = ctx;
+    int data = takes_data(z->launcher);
+    run(launcher, buf[1 + data], buf[0], data ? buf[1] : NULL, z->ntaps, z->n);
+}
+
+/* The constant data of a round or a check: drawn from seed, kept for the reference, set in
+ * the process that runs the launcher (before the inputs exist: GRADING.md rule 9). */
+static void problem_setup(void *ctx, const char *launcher, unsigned long long seed)
+{
+    cm_size *z = ctx;
+    gl_rng rng;
+    gl_rng_init(&rng, seed, "perf data");
+    gl_fill_float(&rng, z->data, data_count(z), -1.0f, 1.0f);
+    cm_set_for(launcher, z->data, z->ntaps);
+}
+
+/* A student's outputs by the given launcher of the task, on the same data: poly_global on
+ * the coefficients the setup set, or the constant lookup or filter on the call's table or
+ * taps, copied into its constant memory. */
+static void problem_reference(void *ctx, void *const *buf)
+{
+    cm_size *z = ctx;
+    const char *given = given_of(z->launcher);
+    size_t bytes = data_count(z) * sizeof(float);
+    int data = takes_data(z->launcher);
+    gl_buf coeffs = {0};
+    if (data) {
+        GL_CUDA(cudaMemcpy(z->data, buf[1], bytes, cudaMemcpyDeviceToHost));
+        cm_set_for(given, z->data, z->ntaps);
+    } else {
+        coeffs = gl_buf_alloc(bytes, 0);
+        gl_buf_upload(&coeffs, z->data);
+    }
+    run(given, buf[1 + data], buf[0], coeffs.ptr, z->ntaps, z->n);
+    GL_CHECK_LAUNCH(given);
+    gl_buf_free(&coeffs);
+}
+
+gl_problem cm_problem(const char *launcher, void *size)
+{
+    cm_size *z = size;
+    int poly = cm_is_poly(launcher), lookup = cm_is_lookup(launcher), given, data;
+    /* a right output's terms' magnitudes at their largest, on these data: a half per
+     * coefficient (at |x| = 1) or table read, a quarter per tap */
+    double magnitude = poly ? 0.5 * CM_COEFFS : lookup ? 0.5 * CM_LOOKUPS : 0.25 * z->ntaps;
+    gl_problem p = {.what = z->what, .outputs = 1, .ctx = z, .make = problem_make,
+                    .call = problem_call, .inputs_read_only = 1, .sets = 8, .rounds = 5};
+
+    if (!poly && !lookup && (z->ntaps < 1 || z->ntaps > CM_MAX_CONST_TAPS))
+        gl_fail("lab 04's problem of %s with %d taps: 1 to %d (a bug of the kit)", launcher,
+                z->ntaps, CM_MAX_CONST_TAPS);
+    z->launcher = launcher;
+    given = find(launcher)->flags & GL_GIVEN;
+    data = takes_data(launcher);
+    p.inputs = 1 + data;
+    p.setup = cm_setter_of(launcher) ? problem_setup : NULL;
+    p.reference = given ? launcher : NULL; /* the kit's own is its own reference */
+    p.reference_fn = given ? NULL : problem_reference;
+    p.baseline_sets = lookup ? 4 : 0; /* lookup_constant, random: 25 ms a call (H100) */
+    p.work = (double)z->n * (poly ? 2.0 * CM_COEFFS : lookup ? CM_LOOKUPS : 2.0 * z->ntaps);
+    if (p.setup && !given)
+        p.hint = "every call must compute the whole output from its own input and the "
+                 "coefficients of the last set_coeffs (fresh constant data every round)";
+    if (poly)
+        snprintf(z->what, sizeof z->what, "at n = %d", z->n);
+    else if (lookup)
+        snprintf(z->what, sizeof z->what, "at n = %d with %s indices", z->n,
+                 z->uniform ? "uniform" : "random");
+    else
+        snprintf(z->what, sizeof z->what, "at n = %d with %d taps", z->n, z->ntaps);
+    /* x and the taps, the table and out are floats, idx ints: 4 bytes each */
+    p.buf[0] = (gl_problem_buf){.name = poly ? "x" : lookup ? "idx" : "in",
+                                .bytes = input_count(z) * 4};
+    p.buf[1] = (gl_problem_buf){.name = poly ? "coeffs" : lookup ? "table" : "taps",
+                                .bytes = data_count(z) * 4};
+    p.buf[p.inputs] = (gl_problem_buf){.name = "out", .bytes = (size_t)z->n * 4,
+                                       .cmp = GL_CMP_FLOAT, .atol = CM_REL_TOL * magnitude};
+    return p;
+}

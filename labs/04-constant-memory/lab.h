@@ -86,4 +86,22 @@ const char *cm_conv_check(const char *launcher, int n, int ntaps, const float *h
 /* The same for a lookup, every output checked. */
 const char *cm_lookup_check(const char *launcher, int n, const int *h_idx, const float *h_table);
 
+/* A problem of the lab (common/gl_problem.h), for one launcher: its input (x,
+ * the filter's input or idx) made on the GPU from the seed, then the
+ * coefficients, taps or table where the launcher takes them by pointer; out.
+ * Where it reads them from constant memory, the setup draws them from the seed
+ * and sets them. The reference is the kit's launcher of the same task
+ * (poly_global, convolve_constant_runtime, lookup_constant); a given launcher
+ * is its own. A cm_size holds the caller's size and the problem's own state,
+ * and must outlive the problem. */
+typedef struct {
+    int n;       /* outputs */
+    int ntaps;   /* a convolution's taps, 1 to CM_MAX_CONST_TAPS (its reference's limit) */
+    int uniform; /* a lookup's indices: 1 one per warp, 0 one per lane (random) */
+    const char *launcher;            /* the problem's own, from here on */
+    char what[64];                   /* "at n = 16777216 with 1024 taps" */
+    float data[CM_MAX_CONST_TAPS];   /* the constant data last set (host) */
+} cm_size;
+gl_problem cm_problem(const char *launcher, void *size);
+
 #endif
