@@ -786,3 +786,135 @@ gl_problem cm_problem(const char *launcher, void *size)
                                        .cmp = GL_CMP_FLOAT, .atol = CM_REL_TOL * magnitude};
     return p;
 }
+
+/* ---- the demo's table ---- */
+
+typedef struct {
+    const gl_problem *p;
+    const char *launcher;
+    void *buf[GL_PROBLEM_BUFS];
+} demo_job;
+
+static void demo_call(void *arg)
+{
+    demo_job *j = arg;
+    j->p->call(j->p->ctx, j->launcher, j->buf);
+}
+
+/* ms per call of launcher on one set of p's buffers, its inputs made from the run's seed and
+ * its constant data the last its check set. */
+static double demo_ms(const char *launcher, const gl_problem *p)
+{
+    gl_buf b[GL_PROBLEM_BUFS];
+    demo_job j = {p, launcher, {NULL}};
+    double ms;
+    int k;
+    for (k = 0; k < p->inputs + p->outputs; k++) {
+        b[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        j.buf[k] = b[k].ptr;
+        if (k < p->inputs)
+            p->make(p->ctx, k, j.buf[k], gl_problem_seed(gl_seed(), k));
+    }
+    ms = gl_time_ms(demo_call, &j, gl_timing_default());
+    for (k = 0; k < p->inputs + p->outputs; k++)
+        gl_buf_free(&b[k]);
+    return ms;
+}
+
+/* A variant's name in the table (a lookup's says its indices), and its taps after it where
+ * it has some ("convolve_long 64"). */
+static void demo_label(const cm_variant *v, int taps, char *label, size_t len)
+{
+    if (cm_is_lookup(v->launcher))
+        snprintf(label, len, "%s %s", v->launcher, v->uniform ? "uniform" : "random");
+    else if (taps && v->ntaps)
+        snprintf(label, len, "%s %d", v->launcher, v->ntaps);
+    else
+        snprintf(label, len, "%s", v->launcher);
+}
+
+/* One row's cells after its name and taps: time, rate, speedup over base_ms, against. */
+static void demo_cells(gl_table *t, double ms, double work, double base_ms, const char *against)
+{
+    double x = base_ms / ms;
+    int k;
+    if (ms < 0.0) { /* wrong: not timed */
+        for (k = 0; k < 4; k++)
+            gl_table_cell(t, "-");
+        gl_table_cell(t, "WRONG");
+        return;
+    }
+    gl_table_cell(t, "%.4f", ms);
+    gl_table_cell(t, "%.0f", work / (ms * 1e-3) / 1e9);
+    if (base_ms <= 0.0)
+        gl_table_cell(t, "-");
+    else if (x >= 10.0)
+        gl_table_cell(t, "%.1f", x);
+    else if (x >= 0.1)
+        gl_table_cell(t, "%.2f", x);
+    else /* e.g. 0.0056: 180x slower */
+        gl_table_cell(t, "%.2g", x);
+    gl_table_cell(t, "%s", against);
+    gl_table_cell(t, "ok");
+}
+
+int cm_demo_table(const cm_variant *v, int nv, int n, const gl_demo_args *args)
+{
+    static const char *h[] = {"variant", "taps", "time_ms", "Gop/s", "speedup", "against",
+                              "check"};
+    static cm_size z; /* one row's at a time */
+    double ms[GL_DEMO_MAX_VARIANTS], work[GL_DEMO_MAX_VARIANTS];
+    char label[96], against[96];
+    gl_device_info info;
+    gl_table *t;
+    int i, wrong = 0;
+
+    if (nv > GL_DEMO_MAX_VARIANTS)
+        gl_fail("lab 04's demo has %d rows, at most %d (a bug of the kit)", nv,
+                GL_DEMO_MAX_VARIANTS);
+    gl_demo_begin(&info);
+    t = gl_table_new(NULL, 7, h);
+    gl_table_note(t, "lab", "04-constant-memory, n = %d outputs, one thread each, blocks of %d "
+                  "threads", n, CM_BLOCK);
+    gl_table_note(t, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
+    gl_table_note(t, "seed", "%llu", (unsigned long long)gl_seed());
+    gl_table_note(t, "ops", "a polynomial output is 2 * %d flops (Horner: a multiply-add per "
+                  "coefficient); a convolution output is 2 * taps flops (multiply, add); a "
+                  "lookup output is %d table reads", CM_COEFFS, CM_LOOKUPS);
+    gl_table_note(t, "lookups", "uniform: the 32 lanes of a warp share one index; random: "
+                  "each lane its own, in [0, %d)", CM_TABLE);
+    gl_table_note(t, "speedup", "time of the row named in `against` / time of this row");
+
+    for (i = 0; i < nv; i++) {
+        gl_problem p;
+        const char *why;
+        z.n = n;
+        z.ntaps = v[i].ntaps;
+        z.uniform = v[i].uniform;
+        p = cm_problem(v[i].launcher, &z);
+        why = gl_problem_check(v[i].launcher, &p, gl_seed()); /* sets its constant data */
+        work[i] = p.work;
+        ms[i] = *why ? -1.0 : demo_ms(v[i].launcher, &p);
+        demo_label(&v[i], 0, label, sizeof label);
+        if (*why && v[i].ntaps)
+            printf("%s with %d taps is WRONG: %s\n", label, v[i].ntaps, why);
+        else if (*why)
+            printf("%s is WRONG: %s\n", label, why);
+        wrong += *why != '\0';
+    }
+    for (i = 0; i < nv; i++) {
+        int base = v[i].against;
+        demo_label(&v[i], 0, label, sizeof label);
+        if (base == i) /* the reference of the rows after it */
+            snprintf(against, sizeof against, "-");
+        else
+            demo_label(&v[base], 1, against, sizeof against);
+        gl_table_cell(t, "%s", label);
+        if (v[i].ntaps)
+            gl_table_cell(t, "%d", v[i].ntaps);
+        else
+            gl_table_cell(t, "-");
+        demo_cells(t, ms[i], work[i], ms[base], against);
+    }
+    return gl_demo_end(t, args, wrong, "04");
+}

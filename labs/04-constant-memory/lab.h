@@ -104,4 +104,18 @@ typedef struct {
 } cm_size;
 gl_problem cm_problem(const char *launcher, void *size);
 
+/* A row of the demo's table: launcher at ntaps taps (a convolution) or with
+ * uniform indices (a lookup), its speedup over row `against`. */
+typedef struct {
+    const char *launcher;
+    int ntaps, uniform, against;
+} cm_variant;
+
+/* The demo's table (gl_demo_table's, with this lab's columns: the rows have
+ * their own taps, their rate is in operations, each is compared with a row it
+ * names): each variant checked on its problem at n outputs as the grader checks
+ * its timed calls, a right one timed (gl_time_ms: median of 21, L2 flushed).
+ * Returns gl_demo_end's status. */
+int cm_demo_table(const cm_variant *variants, int nvariants, int n, const gl_demo_args *args);
+
 #endif
