@@ -43,70 +43,31 @@
 
 #define BIG ((1 << 20) + 3)
 
-/* ---- correctness ---- */
+/* ---- correctness: every output against the CPU (cm_check, lab.c) ---- */
 
-/* Random points and coefficients for n outputs; checks poly_constant on each
- * size after two set_coeffs in a row (the second must count). */
-static void check_poly(const int *sizes, int nsizes)
+/* launcher on each size (ntaps taps for a convolution), on data drawn from the test's seed;
+ * a lookup with uniform indices (one per warp), then random ones; a polynomial after two
+ * set_coeffs in a row (the second must count). */
+static void check(const char *launcher, const int *sizes, int nsizes, int ntaps)
 {
-    int s;
-    gl_rng rng;
-    gl_test_rng(&rng);
-    for (s = 0; s < nsizes; s++) {
-        int n = sizes[s];
-        float *h_x, *h_coeffs, *h_first = gl_malloc(CM_COEFFS * sizeof(float));
-        char why[2048];
-        cm_poly_make(&rng, n, &h_x, &h_coeffs);
-        gl_fill_float(&rng, h_first, CM_COEFFS, -1.0f, 1.0f);
-        snprintf(why, sizeof why, "%s",
-                 cm_poly_check("poly_constant", n, h_x, h_first, h_coeffs, 0));
-        free(h_x);
-        free(h_coeffs);
-        free(h_first);
-        if (*why)
-            gl_check_fail("poly_constant with n = %d, after set_coeffs twice (the second set "
-                          "counts): %s", n, why);
-    }
-}
-
-/* Random input and taps for n outputs of an ntaps filter; checks launcher on
- * each size. */
-static void check_conv(const char *launcher, const int *sizes, int nsizes, int ntaps)
-{
-    int s;
-    gl_rng rng;
-    gl_test_rng(&rng);
-    for (s = 0; s < nsizes; s++) {
-        int n = sizes[s];
-        float *h_in, *h_taps;
-        char why[2048];
-        cm_conv_make(&rng, n, ntaps, &h_in, &h_taps);
-        snprintf(why, sizeof why, "%s", cm_conv_check(launcher, n, ntaps, h_in, h_taps, 0));
-        free(h_in);
-        free(h_taps);
-        if (*why)
-            gl_check_fail("%s with n = %d and %d tap%s: %s", launcher, n, ntaps,
-                          ntaps == 1 ? "" : "s", why);
-    }
-}
-
-static void check_lookup(const char *launcher, const int *sizes, int nsizes)
-{
-    int s, uniform;
+    int lookup = !strcmp(launcher, "lookup_global"), s, uniform;
     gl_rng rng;
     gl_test_rng(&rng);
     for (s = 0; s < nsizes; s++)
-        for (uniform = 1; uniform >= 0; uniform--) {
-            int n = sizes[s], *h_idx;
-            float *h_table;
-            char why[2048];
-            cm_lookup_make(&rng, n, uniform, &h_idx, &h_table);
-            snprintf(why, sizeof why, "%s", cm_lookup_check(launcher, n, h_idx, h_table));
-            free(h_idx);
-            free(h_table);
-            if (*why)
+        for (uniform = lookup; uniform >= 0; uniform--) {
+            int n = sizes[s];
+            const char *why = cm_check(launcher, &rng, n, ntaps, uniform);
+            if (!*why)
+                continue;
+            if (!strcmp(launcher, "poly_constant"))
+                gl_check_fail("poly_constant with n = %d, after set_coeffs twice (the second set "
+                              "counts): %s", n, why);
+            else if (lookup)
                 gl_check_fail("%s with n = %d, %s indices: %s", launcher, n,
                               uniform ? "uniform (one per warp)" : "random", why);
+            else
+                gl_check_fail("%s with n = %d and %d tap%s: %s", launcher, n, ntaps,
+                              ntaps == 1 ? "" : "s", why);
         }
 }
 
@@ -119,12 +80,12 @@ static const int large_n[] = {1 << 20, BIG};
 GL_TEST(constant_small_n, GL_CORRECTNESS, 2, 15,
         "constant coefficients, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")
 {
-    check_poly(small_n, NSMALL);
+    check("poly_constant", small_n, NSMALL, 0);
 }
 
 GL_TEST(constant_large_n, GL_CORRECTNESS, 2, 15, "constant coefficients, n = 2^20 and 2^20 + 3")
 {
-    check_poly(large_n, 2);
+    check("poly_constant", large_n, 2, 0);
 }
 
 GL_TEST(constant_random, GL_CORRECTNESS, 1, 15, "constant coefficients, n drawn from the seed")
@@ -133,18 +94,18 @@ GL_TEST(constant_random, GL_CORRECTNESS, 1, 15, "constant coefficients, n drawn 
     int n;
     gl_test_rng(&rng);
     n = (int)gl_rng_range(&rng, 1, 300000);
-    check_poly(&n, 1);
+    check("poly_constant", &n, 1, 0);
 }
 
 GL_TEST(lookup_small_n, GL_CORRECTNESS, 2, 15,
         "global lookup, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")
 {
-    check_lookup("lookup_global", small_n, NSMALL);
+    check("lookup_global", small_n, NSMALL, 0);
 }
 
 GL_TEST(lookup_large_n, GL_CORRECTNESS, 2, 15, "global lookup, n = 2^20 and 2^20 + 3")
 {
-    check_lookup("lookup_global", large_n, 2);
+    check("lookup_global", large_n, 2, 0);
 }
 
 GL_TEST(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the seed")
@@ -153,7 +114,7 @@ GL_TEST(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the s
     int n;
     gl_test_rng(&rng);
     n = (int)gl_rng_range(&rng, 1, 300000);
-    check_lookup("lookup_global", &n, 1);
+    check("lookup_global", &n, 1, 0);
 }
 
 GL_TEST(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps")
@@ -163,14 +124,14 @@ GL_TEST(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 
     static const int big[] = {BIG};
     int t;
     for (t = 0; t < 6; t++)
-        check_conv("convolve_long", sizes, 4, taps[t]);
-    check_conv("convolve_long", big, 1, 33);
+        check("convolve_long", sizes, 4, taps[t]);
+    check("convolve_long", big, 1, 33);
 }
 
 GL_TEST(long_past_64kb, GL_CORRECTNESS, 3, 15, "long filter, 20000 taps (80 KB)")
 {
     static const int sizes[] = {1, 256, 257, 1000};
-    check_conv("convolve_long", sizes, 4, 20000); /* 80 KB of taps */
+    check("convolve_long", sizes, 4, 20000); /* 80 KB of taps */
 }
 
 GL_TEST(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from the seed")
@@ -180,7 +141,7 @@ GL_TEST(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from 
     gl_test_rng(&rng);
     n = (int)gl_rng_range(&rng, 1, 100000);
     ntaps = (int)gl_rng_range(&rng, 1, 3000);
-    check_conv("convolve_long", &n, 1, ntaps);
+    check("convolve_long", &n, 1, ntaps);
 }
 
 /* The launcher only enqueues its kernel: 2^20 + 3 outputs (a convolution's 100 taps, a
