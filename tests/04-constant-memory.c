@@ -7,27 +7,25 @@
  *                lookup from global memory on the same classes, uniform and
  *                random indices; the long convolution with 1 to 1000 taps (a
  *                multiple of 32 or not), 20000 taps (80 KB: past the 64 KB of
- *                constant memory) and a length drawn from the seed; each
- *                launcher returns at once
+ *                constant memory) and a length drawn from the seed (cm_check,
+ *                lab.c); each launcher returns at once
  *   technique    the kernels poly_constant launches read c_coeffs (ld.const)
  *                and the file calls cudaMemcpyToSymbol; those of the lookup and
  *                the long convolution load through the read-only path
  *                (ld.global.nc), no ld.const
- *   performance  against the kit's own kernels, timed by the judge on fresh
- *                inputs (and fresh constant data) every round: constant vs
- *                global coefficients (512, at compile-time addresses); global
- *                vs constant table on random indices; global taps vs constant
- *                ones at 1024 run-time taps
+ *   performance  against the kit's own kernels, timed by the judge on the lab's
+ *                problems, fresh inputs and fresh constant data every round:
+ *                constant vs global coefficients (512, at compile-time
+ *                addresses); global vs constant table on random indices; global
+ *                taps vs constant ones at 1024 run-time taps
  *   profile      global load instructions of the constant polynomial (Nsight
- *                Compute): the coefficients no longer come from global memory
- *
- * Constant memory is state of the process that set it: every test sets it
- * (cm_set_for, lab.h) right before the launcher that reads it. */
+ *                Compute): the coefficients no longer come from global memory */
 #include "grader.h"
 #include "inspect.h"
 
 #include "lab.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,12 +86,17 @@ GL_TEST(constant_large_n, GL_CORRECTNESS, 2, 15, "constant coefficients, n = 2^2
     check("poly_constant", large_n, 2, 0);
 }
 
-GL_TEST(constant_random, GL_CORRECTNESS, 1, 15, "constant coefficients, n drawn from the seed")
+/* An n in [1, 300000] drawn from the test's seed. */
+static int random_n(void)
 {
     gl_rng rng;
-    int n;
     gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 300000);
+    return (int)gl_rng_range(&rng, 1, 300000);
+}
+
+GL_TEST(constant_random, GL_CORRECTNESS, 1, 15, "constant coefficients, n drawn from the seed")
+{
+    int n = random_n();
     check("poly_constant", &n, 1, 0);
 }
 
@@ -110,10 +113,7 @@ GL_TEST(lookup_large_n, GL_CORRECTNESS, 2, 15, "global lookup, n = 2^20 and 2^20
 
 GL_TEST(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the seed")
 {
-    gl_rng rng;
-    int n;
-    gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 300000);
+    int n = random_n();
     check("lookup_global", &n, 1, 0);
 }
 
@@ -144,14 +144,20 @@ GL_TEST(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from 
     check("convolve_long", &n, 1, ntaps);
 }
 
-/* The launcher only enqueues its kernel: 2^20 + 3 outputs (a convolution's 100 taps, a
- * lookup's random indices) behind a 150 ms kernel, the constant data set first. */
-static void check_async(const char *launcher, int ntaps)
+/* The lab's problem of launcher at n outputs (ntaps taps for a convolution, random indices
+ * for a lookup): one at a time, in a size that outlives it. */
+static gl_problem problem_at(const char *launcher, int n, int ntaps)
 {
     static cm_size z;
-    gl_problem p;
-    z = (cm_size){.n = BIG, .ntaps = ntaps};
-    p = cm_problem(launcher, &z);
+    z = (cm_size){.n = n, .ntaps = ntaps};
+    return cm_problem(launcher, &z);
+}
+
+/* The launcher only enqueues its kernel: 2^20 + 3 outputs (a convolution's 100 taps) behind a
+ * 150 ms kernel, its constant data set first. */
+static void check_async(const char *launcher, int ntaps)
+{
+    gl_problem p = problem_at(launcher, BIG, ntaps);
     gl_perf_queued(launcher, &p);
 }
 
@@ -174,8 +180,7 @@ GL_TEST(long_async, GL_CORRECTNESS, 1, 30, "long filter, launcher returns at onc
 
 static int ident_char(char ch)
 {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_' || ch == '$';
+    return isalnum((unsigned char)ch) || ch == '_' || ch == '$';
 }
 
 /* Does the entry's body name the symbol (a whole identifier)? */
@@ -355,10 +360,9 @@ GL_TEST(long_readonly, GL_TECHNIQUE, 2, 10, "long filter: ld.global.nc")
 void cm_suite_lookup(float *out, const int *idx, const float *table, int n);
 void cm_suite_convolve(float *out, const float *in, const float *taps, int ntaps, int n);
 
-/* The reference of a student's timed lookup or convolution (its problem's buffers: idx or in,
- * the table or taps, out): the suite's window sum, from global memory, where the given
- * kernels, the slow sides of the lessons, take 25 ms (the random lookup) and 3.4 ms (1024
- * run-time taps) a call on an H100. */
+/* The reference of a student's timed lookup or convolution (buf: idx or in, the table or taps,
+ * out): the suite's window sum, where the given kernels, the slow sides of the lessons, take
+ * 25 ms (the random lookup) and 3.4 ms (1024 run-time taps) a call on an H100. */
 static void window_sum(void *ctx, void *const *buf)
 {
     const cm_size *z = ctx;
@@ -383,10 +387,7 @@ static int perf_n(int shift)
  * (gl_perf_ms); a student's outputs are checked every round. */
 static double ms_per_call(const char *launcher, int n, int ntaps)
 {
-    static cm_size z;
-    gl_problem p;
-    z = (cm_size){.n = n, .ntaps = ntaps};
-    p = cm_problem(launcher, &z);
+    gl_problem p = problem_at(launcher, n, ntaps);
     if (!strcmp(launcher, "lookup_global") || !strcmp(launcher, "convolve_long"))
         p.reference_fn = window_sum;
     return gl_perf_ms(launcher, &p);
@@ -470,15 +471,13 @@ GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
  * NTAPS for a convolution, default 64). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    static cm_size z;
     const gl_launcher *l = gl_launcher_find(launcher);
     long n, ntaps = 64;
     if (!l || l->layout[0] == 'h' || argc < 1 || argc > 2 ||
         gl_parse_long(argv[0], 0, 1L << 28, &n) ||
         (argc == 2 && gl_parse_long(argv[1], 1, CM_MAX_CONST_TAPS, &ntaps)))
         return -1;
-    z = (cm_size){.n = (int)n, .ntaps = (int)ntaps};
-    *p = cm_problem(launcher, &z);
+    *p = problem_at(launcher, (int)n, (int)ntaps);
     return 0;
 }
 
@@ -486,12 +485,10 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
  * launches (a setter: the call of the launcher that reads what it sets, which calls it). */
 static void probe(const char *launcher)
 {
-    static cm_size z;
     gl_problem p;
     if (!strcmp(launcher, "set_coeffs"))
         launcher = "poly_constant";
-    z = (cm_size){.n = 1000, .ntaps = 100};
-    p = cm_problem(launcher, &z);
+    p = problem_at(launcher, 1000, 100);
     gl_problem_check(launcher, &p, gl_seed() ^ 0x50726f62u);
 }
 
