@@ -655,28 +655,8 @@ static void demo_call(void *arg)
     j->p->call(j->p->ctx, j->launcher, j->buf);
 }
 
-/* ms per call of launcher on one set of p's buffers, its inputs made from the run's seed and
- * its constant data the last its check set. */
-static double demo_ms(const char *launcher, const gl_problem *p)
-{
-    gl_buf b[GL_PROBLEM_BUFS];
-    demo_job j = {p, launcher, {NULL}};
-    double ms;
-    int k;
-    for (k = 0; k < p->inputs + p->outputs; k++) {
-        b[k] = gl_buf_alloc(p->buf[k].bytes, 0);
-        j.buf[k] = b[k].ptr;
-        if (k < p->inputs)
-            p->make(p->ctx, k, j.buf[k], gl_problem_seed(gl_seed(), k));
-    }
-    ms = gl_time_ms(demo_call, &j, gl_timing_default());
-    for (k = 0; k < p->inputs + p->outputs; k++)
-        gl_buf_free(&b[k]);
-    return ms;
-}
-
-/* A variant's name in the table (a lookup's says its indices), and its taps after it where
- * it has some ("convolve_long 64"). */
+/* A variant's name in the table (a lookup's says its indices; with taps, its taps after it:
+ * "convolve_long 64"). */
 static void demo_label(const cm_variant *v, int taps, char *label, size_t len)
 {
     if (task_of(v->launcher) == LOOKUP)
@@ -687,41 +667,53 @@ static void demo_label(const cm_variant *v, int taps, char *label, size_t len)
         snprintf(label, len, "%s", v->launcher);
 }
 
-/* One row's cells after its name and taps: time, rate, speedup over base_ms, against. */
-static void demo_cells(gl_table *t, double ms, double work, double base_ms, const char *against)
+/* One variant at n outputs, checked on its problem (which also sets its constant data), then
+ * timed on one set of buffers, its inputs made from the run's seed: ms per call, or -1 when
+ * it is wrong (said on stdout). work: its operations per call. */
+static double demo_row(const cm_variant *v, int n, double *work)
 {
-    double x = base_ms / ms;
+    static cm_size z; /* one row's at a time */
+    gl_buf b[GL_PROBLEM_BUFS];
+    demo_job j = {NULL, v->launcher, {NULL}};
+    gl_problem p;
+    const char *why;
+    char label[96];
+    double ms;
     int k;
-    if (ms < 0.0) { /* wrong: not timed */
-        for (k = 0; k < 4; k++)
-            gl_table_cell(t, "-");
-        gl_table_cell(t, "WRONG");
-        return;
+    z = (cm_size){.n = n, .ntaps = v->ntaps, .uniform = v->uniform};
+    p = cm_problem(v->launcher, &z);
+    *work = p.work;
+    why = gl_problem_check(v->launcher, &p, gl_seed());
+    if (*why) {
+        demo_label(v, 0, label, sizeof label);
+        if (v->ntaps)
+            printf("%s with %d taps is WRONG: %s\n", label, v->ntaps, why);
+        else
+            printf("%s is WRONG: %s\n", label, why);
+        return -1.0;
     }
-    gl_table_cell(t, "%.4f", ms);
-    gl_table_cell(t, "%.0f", work / (ms * 1e-3) / 1e9);
-    if (base_ms <= 0.0)
-        gl_table_cell(t, "-");
-    else if (x >= 10.0)
-        gl_table_cell(t, "%.1f", x);
-    else if (x >= 0.1)
-        gl_table_cell(t, "%.2f", x);
-    else /* e.g. 0.0056: 180x slower */
-        gl_table_cell(t, "%.2g", x);
-    gl_table_cell(t, "%s", against);
-    gl_table_cell(t, "ok");
+    j.p = &p;
+    for (k = 0; k < p.inputs + p.outputs; k++) {
+        b[k] = gl_buf_alloc(p.buf[k].bytes, 0);
+        j.buf[k] = b[k].ptr;
+        if (k < p.inputs)
+            p.make(p.ctx, k, j.buf[k], gl_problem_seed(gl_seed(), k));
+    }
+    ms = gl_time_ms(demo_call, &j, gl_timing_default());
+    for (k = 0; k < p.inputs + p.outputs; k++)
+        gl_buf_free(&b[k]);
+    return ms;
 }
 
 int cm_demo_table(const cm_variant *v, int nv, int n, const gl_demo_args *args)
 {
     static const char *h[] = {"variant", "taps", "time_ms", "Gop/s", "speedup", "against",
                               "check"};
-    static cm_size z; /* one row's at a time */
-    double ms[GL_DEMO_MAX_VARIANTS], work[GL_DEMO_MAX_VARIANTS];
-    char label[96], against[96];
+    double ms[GL_DEMO_MAX_VARIANTS], work[GL_DEMO_MAX_VARIANTS], x;
+    char label[96];
     gl_device_info info;
     gl_table *t;
-    int i, wrong = 0;
+    int i, k, wrong = 0;
 
     if (nv > GL_DEMO_MAX_VARIANTS)
         gl_fail("lab 04's demo has %d rows, at most %d (a bug of the kit)", nv,
@@ -738,37 +730,38 @@ int cm_demo_table(const cm_variant *v, int nv, int n, const gl_demo_args *args)
     gl_table_note(t, "lookups", "uniform: the 32 lanes of a warp share one index; random: "
                   "each lane its own, in [0, %d)", CM_TABLE);
     gl_table_note(t, "speedup", "time of the row named in `against` / time of this row");
+    for (i = 0; i < nv; i++) {
+        ms[i] = demo_row(&v[i], n, &work[i]);
+        wrong += ms[i] < 0.0;
+    }
 
     for (i = 0; i < nv; i++) {
-        gl_problem p;
-        const char *why;
-        z.n = n;
-        z.ntaps = v[i].ntaps;
-        z.uniform = v[i].uniform;
-        p = cm_problem(v[i].launcher, &z);
-        why = gl_problem_check(v[i].launcher, &p, gl_seed()); /* sets its constant data */
-        work[i] = p.work;
-        ms[i] = *why ? -1.0 : demo_ms(v[i].launcher, &p);
         demo_label(&v[i], 0, label, sizeof label);
-        if (*why && v[i].ntaps)
-            printf("%s with %d taps is WRONG: %s\n", label, v[i].ntaps, why);
-        else if (*why)
-            printf("%s is WRONG: %s\n", label, why);
-        wrong += *why != '\0';
-    }
-    for (i = 0; i < nv; i++) {
-        int base = v[i].against;
-        demo_label(&v[i], 0, label, sizeof label);
-        if (base == i) /* the reference of the rows after it */
-            snprintf(against, sizeof against, "-");
-        else
-            demo_label(&v[base], 1, against, sizeof against);
         gl_table_cell(t, "%s", label);
         if (v[i].ntaps)
             gl_table_cell(t, "%d", v[i].ntaps);
         else
             gl_table_cell(t, "-");
-        demo_cells(t, ms[i], work[i], ms[base], against);
+        if (ms[i] < 0.0) { /* wrong: not timed */
+            for (k = 0; k < 4; k++)
+                gl_table_cell(t, "-");
+            gl_table_cell(t, "WRONG");
+            continue;
+        }
+        x = ms[v[i].against] / ms[i];
+        gl_table_cell(t, "%.4f", ms[i]);
+        gl_table_cell(t, "%.0f", work[i] / (ms[i] * 1e-3) / 1e9);
+        if (ms[v[i].against] <= 0.0)
+            gl_table_cell(t, "-");
+        else if (x >= 10.0)
+            gl_table_cell(t, "%.1f", x);
+        else if (x >= 0.1)
+            gl_table_cell(t, "%.2f", x);
+        else /* e.g. 0.0056: 180x slower */
+            gl_table_cell(t, "%.2g", x);
+        demo_label(&v[v[i].against], 1, label, sizeof label);
+        gl_table_cell(t, "%s", v[i].against == i ? "-" : label);
+        gl_table_cell(t, "ok");
     }
     return gl_demo_end(t, args, wrong, "04");
 }
