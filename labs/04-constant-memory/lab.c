@@ -402,7 +402,7 @@ static const char *conv_hint(const gl_cmp *c, const host_data *d)
         return none;
     i = w->index;
     full = expected_at(d, i, &mag);
-    for (k = 0; k < d->ntaps; k++)
+    for (k = 0; k < d->ntaps && i + k + 1 < d->in_count; k++) /* within in, for the last i */
         shifted += (double)taps[k] * in[i + k + 1];
     best = fabs(w->actual - (full - (double)taps[0] * in[i])); /* m = -1: without tap 0 */
     for (m = 0; m < d->ntaps; m++) {
