@@ -7,29 +7,25 @@
  *                lookup from global memory on the same classes, uniform and
  *                random indices; the long convolution with 1 to 1000 taps (a
  *                multiple of 32 or not), 20000 taps (80 KB: past the 64 KB of
- *                constant memory) and a length drawn from the seed; each
- *                launcher returns at once
+ *                constant memory) and a length drawn from the seed (cm_check,
+ *                lab.c); each launcher returns at once
  *   technique    the kernels poly_constant launches read c_coeffs (ld.const)
  *                and the file calls cudaMemcpyToSymbol; those of the lookup and
  *                the long convolution load through the read-only path
  *                (ld.global.nc), no ld.const
- *   performance  against the kit's own kernels, timed by the judge on fresh
- *                inputs (and fresh constant data) every round: constant vs
- *                global coefficients (512, at compile-time addresses); global
- *                vs constant table on random indices; global taps vs constant
- *                ones at 1024 run-time taps
+ *   performance  against the kit's own kernels, timed by the judge on the lab's
+ *                problems, fresh inputs and fresh constant data every round:
+ *                constant vs global coefficients (512, at compile-time
+ *                addresses); global vs constant table on random indices; global
+ *                taps vs constant ones at 1024 run-time taps
  *   profile      global load instructions of the constant polynomial (Nsight
- *                Compute): the coefficients no longer come from global memory
- *
- * Constant memory is state of the process that set it: every test sets it
- * (cm_set_for, lab.h) right before the launcher that reads it. */
+ *                Compute): the coefficients no longer come from global memory */
 #include "grader.h"
 #include "inspect.h"
 
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
-#include <math.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,70 +41,31 @@
 
 #define BIG ((1 << 20) + 3)
 
-/* ---- correctness ---- */
+/* ---- correctness: every output against the CPU (cm_check, lab.c) ---- */
 
-/* Random points and coefficients for n outputs; checks poly_constant on each
- * size after two set_coeffs in a row (the second must count). */
-static void check_poly(const int *sizes, int nsizes)
+/* launcher on each size (ntaps taps for a convolution), on data drawn from the test's seed;
+ * a lookup with uniform indices (one per warp), then random ones; a polynomial after two
+ * set_coeffs in a row (the second must count). */
+static void check(const char *launcher, const int *sizes, int nsizes, int ntaps)
 {
-    int s;
-    gl_rng rng;
-    gl_test_rng(&rng);
-    for (s = 0; s < nsizes; s++) {
-        int n = sizes[s];
-        float *h_x, *h_coeffs, *h_first = gl_malloc(CM_COEFFS * sizeof(float));
-        char why[2048];
-        cm_poly_make(&rng, n, &h_x, &h_coeffs);
-        gl_fill_float(&rng, h_first, CM_COEFFS, -1.0f, 1.0f);
-        snprintf(why, sizeof why, "%s",
-                 cm_poly_check("poly_constant", n, h_x, h_first, h_coeffs, 0));
-        free(h_x);
-        free(h_coeffs);
-        free(h_first);
-        if (*why)
-            gl_check_fail("poly_constant with n = %d, after set_coeffs twice (the second set "
-                          "counts): %s", n, why);
-    }
-}
-
-/* Random input and taps for n outputs of an ntaps filter; checks launcher on
- * each size. */
-static void check_conv(const char *launcher, const int *sizes, int nsizes, int ntaps)
-{
-    int s;
-    gl_rng rng;
-    gl_test_rng(&rng);
-    for (s = 0; s < nsizes; s++) {
-        int n = sizes[s];
-        float *h_in, *h_taps;
-        char why[2048];
-        cm_conv_make(&rng, n, ntaps, &h_in, &h_taps);
-        snprintf(why, sizeof why, "%s", cm_conv_check(launcher, n, ntaps, h_in, h_taps, 0));
-        free(h_in);
-        free(h_taps);
-        if (*why)
-            gl_check_fail("%s with n = %d and %d tap%s: %s", launcher, n, ntaps,
-                          ntaps == 1 ? "" : "s", why);
-    }
-}
-
-static void check_lookup(const char *launcher, const int *sizes, int nsizes)
-{
-    int s, uniform;
+    int lookup = !strcmp(launcher, "lookup_global"), s, uniform;
     gl_rng rng;
     gl_test_rng(&rng);
     for (s = 0; s < nsizes; s++)
-        for (uniform = 1; uniform >= 0; uniform--) {
-            int n = sizes[s], *h_idx;
-            float *h_table;
-            char why[2048];
-            cm_lookup_make(&rng, n, uniform, &h_idx, &h_table);
-            snprintf(why, sizeof why, "%s", cm_lookup_check(launcher, n, h_idx, h_table));
-            free(h_idx);
-            free(h_table);
-            if (*why)
+        for (uniform = lookup; uniform >= 0; uniform--) {
+            int n = sizes[s];
+            const char *why = cm_check(launcher, &rng, n, ntaps, uniform);
+            if (!*why)
+                continue;
+            if (!strcmp(launcher, "poly_constant"))
+                gl_check_fail("poly_constant with n = %d, after set_coeffs twice (the second set "
+                              "counts): %s", n, why);
+            else if (lookup)
                 gl_check_fail("%s with n = %d, %s indices: %s", launcher, n,
                               uniform ? "uniform (one per warp)" : "random", why);
+            else
+                gl_check_fail("%s with n = %d and %d tap%s: %s", launcher, n, ntaps,
+                              ntaps == 1 ? "" : "s", why);
         }
 }
 
@@ -121,41 +78,43 @@ static const int large_n[] = {1 << 20, BIG};
 GL_TEST(constant_small_n, GL_CORRECTNESS, 2, 15,
         "constant coefficients, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")
 {
-    check_poly(small_n, NSMALL);
+    check("poly_constant", small_n, NSMALL, 0);
 }
 
 GL_TEST(constant_large_n, GL_CORRECTNESS, 2, 15, "constant coefficients, n = 2^20 and 2^20 + 3")
 {
-    check_poly(large_n, 2);
+    check("poly_constant", large_n, 2, 0);
+}
+
+/* An n in [1, 300000] drawn from the test's seed. */
+static int random_n(void)
+{
+    gl_rng rng;
+    gl_test_rng(&rng);
+    return (int)gl_rng_range(&rng, 1, 300000);
 }
 
 GL_TEST(constant_random, GL_CORRECTNESS, 1, 15, "constant coefficients, n drawn from the seed")
 {
-    gl_rng rng;
-    int n;
-    gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 300000);
-    check_poly(&n, 1);
+    int n = random_n();
+    check("poly_constant", &n, 1, 0);
 }
 
 GL_TEST(lookup_small_n, GL_CORRECTNESS, 2, 15,
         "global lookup, n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")
 {
-    check_lookup("lookup_global", small_n, NSMALL);
+    check("lookup_global", small_n, NSMALL, 0);
 }
 
 GL_TEST(lookup_large_n, GL_CORRECTNESS, 2, 15, "global lookup, n = 2^20 and 2^20 + 3")
 {
-    check_lookup("lookup_global", large_n, 2);
+    check("lookup_global", large_n, 2, 0);
 }
 
 GL_TEST(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the seed")
 {
-    gl_rng rng;
-    int n;
-    gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 300000);
-    check_lookup("lookup_global", &n, 1);
+    int n = random_n();
+    check("lookup_global", &n, 1, 0);
 }
 
 GL_TEST(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps")
@@ -165,14 +124,14 @@ GL_TEST(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 
     static const int big[] = {BIG};
     int t;
     for (t = 0; t < 6; t++)
-        check_conv("convolve_long", sizes, 4, taps[t]);
-    check_conv("convolve_long", big, 1, 33);
+        check("convolve_long", sizes, 4, taps[t]);
+    check("convolve_long", big, 1, 33);
 }
 
 GL_TEST(long_past_64kb, GL_CORRECTNESS, 3, 15, "long filter, 20000 taps (80 KB)")
 {
     static const int sizes[] = {1, 256, 257, 1000};
-    check_conv("convolve_long", sizes, 4, 20000); /* 80 KB of taps */
+    check("convolve_long", sizes, 4, 20000); /* 80 KB of taps */
 }
 
 GL_TEST(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from the seed")
@@ -182,115 +141,24 @@ GL_TEST(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from 
     gl_test_rng(&rng);
     n = (int)gl_rng_range(&rng, 1, 100000);
     ntaps = (int)gl_rng_range(&rng, 1, 3000);
-    check_conv("convolve_long", &n, 1, ntaps);
+    check("convolve_long", &n, 1, ntaps);
 }
 
-/* One launcher once on n outputs (ntaps taps for the convolutions; random
- * indices for the lookups), its constant data set first; checked. Returns ""
- * or why not. */
-static const char *check_once(const char *launcher, const char *stream, int n, int ntaps)
+/* The lab's problem of launcher at n outputs (ntaps taps for a convolution, random indices
+ * for a lookup): one at a time, in a size that outlives it. */
+static gl_problem problem_at(const char *launcher, int n, int ntaps)
 {
-    static char why[2048];
-    gl_rng rng;
-    gl_rng_init(&rng, gl_seed(), stream);
-    if (cm_is_poly(launcher)) {
-        float *h_x, *h_coeffs;
-        cm_poly_make(&rng, n, &h_x, &h_coeffs);
-        snprintf(why, sizeof why, "%s", cm_poly_check(launcher, n, h_x, NULL, h_coeffs, 1));
-        free(h_x);
-        free(h_coeffs);
-    } else if (cm_is_lookup(launcher)) {
-        int *h_idx;
-        float *h_table;
-        cm_lookup_make(&rng, n, 0, &h_idx, &h_table);
-        snprintf(why, sizeof why, "%s", cm_lookup_check(launcher, n, h_idx, h_table));
-        free(h_idx);
-        free(h_table);
-    } else {
-        float *h_in, *h_taps;
-        cm_conv_make(&rng, n, ntaps, &h_in, &h_taps);
-        snprintf(why, sizeof why, "%s", cm_conv_check(launcher, n, ntaps, h_in, h_taps, 1));
-        free(h_in);
-        free(h_taps);
-    }
-    return why;
+    static cm_size z;
+    z = (cm_size){.n = n, .ntaps = ntaps};
+    return cm_problem(launcher, &z);
 }
 
-/* ---- the launcher only enqueues its kernel (gl_expect_queued) ---- */
-
-typedef struct {
-    const char *launcher;
-    int n, ntaps;
-    float *out;
-    const void *in;          /* device: x, in, or idx for a lookup (the delayed input) */
-    const float *data;       /* device: the coefficients, the taps, or the table */
-    const void *h_in;        /* their host copies */
-    const float *h_data;
-} queued;
-
-static void queued_launch(void *ctx)
-{
-    queued *q = ctx;
-    if (cm_is_poly(q->launcher))
-        cm_poly(q->launcher, q->out, q->in, q->data, q->n);
-    else if (cm_is_lookup(q->launcher))
-        cm_lookup(q->launcher, q->out, q->in, q->data, q->n);
-    else
-        cm_convolve(q->launcher, q->out, q->in, q->data, q->ntaps, q->n);
-}
-
-static int queued_right(void *ctx)
-{
-    queued *q = ctx;
-    float *h = gl_malloc((size_t)q->n * sizeof(float));
-    gl_cmp cmp;
-    int right;
-    GL_CUDA(cudaMemcpy(h, q->out, (size_t)q->n * sizeof(float), cudaMemcpyDeviceToHost));
-    if (cm_is_poly(q->launcher))
-        right = cm_poly_compare(h, q->h_in, q->h_data, q->n, 1, &cmp) == 0;
-    else if (cm_is_lookup(q->launcher))
-        right = cm_lookup_compare(h, q->h_in, q->h_data, q->n, &cmp) == 0;
-    else
-        right = cm_conv_compare(h, q->h_in, q->h_data, q->ntaps, q->n, 1, &cmp) == 0;
-    free(h);
-    return right;
-}
-
+/* The launcher only enqueues its kernel: 2^20 + 3 outputs (a convolution's 100 taps) behind a
+ * 150 ms kernel, its constant data set first. */
 static void check_async(const char *launcher, int ntaps)
 {
-    const int n = BIG;
-    int poly = cm_is_poly(launcher), lookup = cm_is_lookup(launcher), *h_idx = NULL;
-    float *h_in = NULL, *h_data;
-    size_t in_bytes = lookup ? (size_t)n * sizeof(int)
-                      : poly ? (size_t)n * sizeof(float)
-                             : ((size_t)n + ntaps - 1) * sizeof(float),
-           data_bytes = (size_t)(lookup ? CM_TABLE : poly ? CM_COEFFS : ntaps) * sizeof(float);
-    gl_buf staged = gl_buf_alloc(in_bytes, 0), in = gl_buf_alloc(in_bytes, 0),
-           data = gl_buf_alloc(data_bytes, 0), out = gl_buf_alloc((size_t)n * sizeof(float), 0);
-    gl_queue_buffers b = {in.ptr, staged.ptr, in_bytes, out.ptr, (size_t)n * sizeof(float)};
-    queued q = {launcher, n, ntaps, out.ptr, in.ptr, data.ptr, NULL, NULL};
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    if (lookup)
-        cm_lookup_make(&rng, n, 0, &h_idx, &h_data);
-    else if (poly)
-        cm_poly_make(&rng, n, &h_in, &h_data);
-    else
-        cm_conv_make(&rng, n, ntaps, &h_in, &h_data);
-    q.h_in = lookup ? (const void *)h_idx : (const void *)h_in;
-    q.h_data = h_data;
-    gl_buf_upload(&staged, q.h_in);
-    gl_buf_upload(&data, h_data);
-    cm_set_for(launcher, h_data, ntaps); /* set_coeffs, in the process that runs the launcher */
-    gl_expect_queued(launcher, queued_launch, queued_right, &q, &b);
-    gl_buf_free(&staged);
-    gl_buf_free(&in);
-    gl_buf_free(&data);
-    gl_buf_free(&out);
-    free(h_in);
-    free(h_idx);
-    free(h_data);
+    gl_problem p = problem_at(launcher, BIG, ntaps);
+    gl_perf_queued(launcher, &p);
 }
 
 GL_TEST(constant_async, GL_CORRECTNESS, 2, 30, "constant coefficients, launcher returns at once")
@@ -312,8 +180,7 @@ GL_TEST(long_async, GL_CORRECTNESS, 1, 30, "long filter, launcher returns at onc
 
 static int ident_char(char ch)
 {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_' || ch == '$';
+    return isalnum((unsigned char)ch) || ch == '_' || ch == '$';
 }
 
 /* Does the entry's body name the symbol (a whole identifier)? */
@@ -487,112 +354,23 @@ GL_TEST(long_readonly, GL_TECHNIQUE, 2, 10, "long filter: ld.global.nc")
 
 /* ---- performance: the judge's clock, fresh inputs every call ---- */
 
-#define PERF_SETS 8 /* calls per round, each on its own input and output */
+#define PERF_SETS 8 /* calls a round, each on its own input and output (cm_problem's sets) */
 
 /* tests/04-constant-memory.cu: the references of the timed lookups and convolutions */
 void cm_suite_lookup(float *out, const int *idx, const float *table, int n);
 void cm_suite_convolve(float *out, const float *in, const float *taps, int ntaps, int n);
 
-typedef struct {
-    const char *launcher, *reference; /* reference: the kit's launcher verify compares with */
-    int poly, lookup, n, ntaps;
-    size_t floats;                    /* of each set's coefficients, taps or table */
-    float *h_data;                    /* PERF_SETS of them, host */
-    gl_buf in[PERF_SETS], data[PERF_SETS], out[PERF_SETS];
-    gl_buf again, again_data, expected; /* an input and data made again, the kit's out of them */
-} perf;
-
-/* Input i of a round (x, in or idx), made on the GPU from the seed: the same again in
- * verify, whatever the launcher did to the buffer. */
-static void perf_input(const perf *p, void *dst, int round, int i)
+/* The reference of a student's timed lookup or convolution (buf: idx or in, the table or taps,
+ * out): the suite's window sum, where the given kernels, the slow sides of the lessons, take
+ * 25 ms (the random lookup) and 3.4 ms (1024 run-time taps) a call on an H100. */
+static void window_sum(void *ctx, void *const *buf)
 {
-    if (p->lookup)
-        gl_device_fill_int(dst, (size_t)p->n, 0, CM_TABLE - 1, gl_call_seed(round, i, PERF_SETS));
+    const cm_size *z = ctx;
+    if (!strcmp(z->launcher, "lookup_global"))
+        cm_suite_lookup(buf[2], buf[0], buf[1], z->n);
     else
-        gl_device_fill_float(dst, (size_t)p->n + (p->poly ? 0 : p->ntaps - 1), -1.0f, 1.0f,
-                             gl_call_seed(round, i, PERF_SETS));
-}
-
-/* Fresh coefficients, taps or table for each set, and where the launcher reads them from
- * constant memory, set now, before the round's inputs exist: a setter of the student's
- * runs before them, never between their making and the clock (GRADING.md rule 9). */
-static void perf_setup(void *ctx, int round)
-{
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_rng rng;
-        gl_rng_init(&rng, gl_call_seed(round, cm_setter_of(p->launcher) ? 0 : i, PERF_SETS),
-                    "perf data");
-        gl_fill_float(&rng, p->h_data + (size_t)i * p->floats, p->floats, -1.0f, 1.0f);
-    }
-    cm_set_for(p->launcher, p->h_data, p->ntaps);
-}
-
-/* Fresh inputs (x, in or idx, on the GPU), the set's data uploaded, poisoned outputs. */
-static void perf_prepare(void *ctx, int round)
-{
-    perf *p = ctx;
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        perf_input(p, p->in[i].ptr, round, i);
-        gl_buf_upload(&p->data[i], p->h_data + (size_t)i * p->floats);
-        gl_buf_poison(&p->out[i]);
-    }
-}
-
-static void perf_call(void *ctx, int i)
-{
-    perf *p = ctx;
-    if (p->poly)
-        cm_poly(p->launcher, p->out[i].ptr, p->in[i].ptr, p->data[i].ptr, p->n);
-    else if (p->lookup)
-        cm_lookup(p->launcher, p->out[i].ptr, p->in[i].ptr, p->data[i].ptr, p->n);
-    else
-        cm_convolve(p->launcher, p->out[i].ptr, p->in[i].ptr, p->data[i].ptr, p->ntaps, p->n);
-}
-
-/* Every output of the round against the kit's own launcher on the same
- * input and data, made again, within CM_REL_TOL of the sum of the terms' magnitudes (a quarter
- * per tap, a half per table read, on these uniform inputs; for the polynomial, whose sum goes
- * from |c[0]| at x = 0 to sum |c[k]| at |x| = 1, the largest). */
-static void perf_verify(void *ctx, int round)
-{
-    perf *p = ctx;
-    size_t first, wrong;
-    float atol = (float)(CM_REL_TOL * (p->lookup ? 0.5 * CM_LOOKUPS : 0.25 * p->ntaps));
-    int i, k;
-    for (i = 0; i < PERF_SETS; i++) {
-        const float *h = p->h_data + (size_t)i * p->floats;
-        if (p->poly) {
-            double mag = 0.0;
-            for (k = 0; k < CM_COEFFS; k++)
-                mag += fabs((double)h[k]);
-            atol = (float)(CM_REL_TOL * mag);
-        }
-        perf_input(p, p->again.ptr, round, i);
-        gl_buf_upload(&p->again_data, h);
-        if (p->poly) { /* poly_global: the coefficients by pointer, no constant copy */
-            cm_poly(p->reference, p->expected.ptr, p->again.ptr, p->again_data.ptr, p->n);
-            GL_CHECK_LAUNCH(p->reference);
-        } else if (p->lookup) { /* the suite's own: the given lookup is the slow side */
-            cm_suite_lookup(p->expected.ptr, p->again.ptr, p->again_data.ptr, p->n);
-            GL_CHECK_LAUNCH("the suite's reference lookup");
-        } else {
-            cm_suite_convolve(p->expected.ptr, p->again.ptr, p->again_data.ptr, p->ntaps, p->n);
-            GL_CHECK_LAUNCH("the suite's reference convolution");
-        }
-        wrong = gl_device_diff_float(p->expected.ptr, p->out[i].ptr, (size_t)p->n, atol, 0.0f,
-                                     &first);
-        if (wrong)
-            gl_check_fail("%s is not right at n = %d in timed round %d (fresh random inputs%s), "
-                          "so its speed is not graded: out is wrong at %zu of %d outputs, first "
-                          "out[%zu]; every call must compute the whole output from its own input "
-                          "(the correctness tests say more)",
-                          p->launcher, p->n, round,
-                          cm_setter_of(p->launcher) ? ", fresh constant data" : "", wrong, p->n,
-                          first);
-    }
+        cm_suite_convolve(buf[2], buf[0], buf[1], z->ntaps, z->n);
+    GL_CHECK_LAUNCH("the suite's reference");
 }
 
 /* Outputs of a timed call: 2^shift, or a quarter of that when the judge's
@@ -604,65 +382,15 @@ static int perf_n(int shift)
     return gl_pool_mib() >= (2 * PERF_SETS + 3) * mib + 16 ? 1 << shift : 1 << (shift - 2);
 }
 
-static void perf_begin(perf *p, const char *launcher, const char *reference, int n, int ntaps)
+/* Milliseconds per call of launcher on its problem at n outputs (ntaps taps for a
+ * convolution), timed by the judge on fresh inputs and fresh constant data every round
+ * (gl_perf_ms); a student's outputs are checked every round. */
+static double ms_per_call(const char *launcher, int n, int ntaps)
 {
-    size_t in_bytes;
-    int i;
-    memset(p, 0, sizeof *p);
-    p->launcher = launcher;
-    p->reference = reference;
-    p->poly = cm_is_poly(launcher);
-    p->lookup = cm_is_lookup(launcher);
-    p->n = n;
-    p->ntaps = ntaps;
-    p->floats = p->lookup ? CM_TABLE : p->poly ? CM_COEFFS : (size_t)ntaps;
-    p->h_data = gl_malloc(PERF_SETS * p->floats * sizeof(float));
-    in_bytes = p->lookup ? (size_t)n * sizeof(int)
-               : p->poly ? (size_t)n * sizeof(float)
-                         : ((size_t)n + ntaps - 1) * sizeof(float);
-    for (i = 0; i < PERF_SETS; i++) {
-        p->in[i] = gl_buf_alloc(in_bytes, 0);
-        p->data[i] = gl_buf_alloc(p->floats * sizeof(float), 0);
-        p->out[i] = gl_buf_alloc((size_t)n * sizeof(float), 0);
-    }
-    p->again = gl_buf_alloc(in_bytes, 0);
-    p->again_data = gl_buf_alloc(p->floats * sizeof(float), 0);
-    p->expected = gl_buf_alloc((size_t)n * sizeof(float), 0);
-}
-
-static void perf_end(perf *p)
-{
-    int i;
-    for (i = 0; i < PERF_SETS; i++) {
-        gl_buf_free(&p->in[i]);
-        gl_buf_free(&p->data[i]);
-        gl_buf_free(&p->out[i]);
-    }
-    gl_buf_free(&p->again);
-    gl_buf_free(&p->again_data);
-    gl_buf_free(&p->expected);
-    free(p->h_data);
-}
-
-/* Milliseconds per call of launcher on n outputs (ntaps taps for a convolution); a student's
- * outputs are verified against the kit's `reference` every round. */
-static double ms_per_call(const char *launcher, const char *reference, int n, int ntaps)
-{
-    perf p;
-    gl_timed t = {PERF_SETS, 5, perf_prepare, perf_call, perf_verify, perf_setup};
-    int given = gl_launcher_find(launcher)->flags & GL_GIVEN;
-    double ms;
-    perf_begin(&p, launcher, reference, n, ntaps);
-    if (given) {
-        if (p.lookup) /* lookup_constant takes about 25 ms a call (H100): 4 make a long round */
-            t.calls = 4;
-        t.verify = NULL; /* the kit's own */
-        ms = gl_time_baseline(&t, &p);
-    } else {
-        ms = gl_time_student(&t, &p);
-    }
-    perf_end(&p);
-    return ms;
+    gl_problem p = problem_at(launcher, n, ntaps);
+    if (!strcmp(launcher, "lookup_global") || !strcmp(launcher, "convolve_long"))
+        p.reference_fn = window_sum;
+    return gl_perf_ms(launcher, &p);
 }
 
 /* fast (a student's) must take at most 1 / min_ratio of slow's time (the
@@ -670,7 +398,7 @@ static double ms_per_call(const char *launcher, const char *reference, int n, in
 static void expect_faster(const char *fast, const char *slow, int n, int ntaps, double min_ratio,
                           const char *what, const char *why)
 {
-    double ts = ms_per_call(slow, slow, n, ntaps), tf = ms_per_call(fast, slow, n, ntaps);
+    double ts = ms_per_call(slow, n, ntaps), tf = ms_per_call(fast, n, ntaps);
     gl_test_margin(ts / tf, min_ratio, 1);
     if (ts < min_ratio * tf)
         gl_check_fail("at n = %d %s, %s takes %.3f ms, %.2fx faster than the given %s (%.3f ms); "
@@ -739,30 +467,33 @@ GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
                  v[0], n, per_warp, MAX_LOADS_PER_WARP, CM_COEFFS + 1, v[1]);
 }
 
-/* Under Nsight Compute: one launcher once on N outputs (and NTAPS taps). */
-static const char *run_once(int argc, char **argv)
+/* The problem of a profile run: LAUNCHER N [NTAPS] (a polynomial, a lookup or a convolution;
+ * NTAPS for a convolution, default 64). */
+static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
+    const gl_launcher *l = gl_launcher_find(launcher);
     long n, ntaps = 64;
-    const gl_launcher *l = argc >= 1 ? gl_launcher_find(argv[0]) : NULL;
-    if (argc < 2 || argc > 3 || !l || !strcmp(l->layout, "h") || !strcmp(l->layout, "hi") ||
-        gl_parse_long(argv[1], 0, 1L << 28, &n) ||
-        (argc == 3 && gl_parse_long(argv[2], 1, 100000, &ntaps)))
-        return "usage: LAUNCHER N [NTAPS]  (a polynomial, a convolution or a lookup; NTAPS "
-               "for convolve_long and convolve_constant_runtime, default 64)";
-    return check_once(argv[0], "run_once", (int)n, (int)ntaps);
+    if (!l || l->layout[0] == 'h' || argc < 1 || argc > 2 ||
+        gl_parse_long(argv[0], 0, 1L << 28, &n) ||
+        (argc == 2 && gl_parse_long(argv[1], 1, CM_MAX_CONST_TAPS, &ntaps)))
+        return -1;
+    *p = problem_at(launcher, (int)n, (int)ntaps);
+    return 0;
 }
 
-/* One call on a small problem, to see which kernels a launcher launches (a
- * setter: the call of the launcher that reads what it sets, which calls it). */
+/* One call on a small problem, 1000 outputs (100 taps), to see which kernels a launcher
+ * launches (a setter: the call of the launcher that reads what it sets, which calls it). */
 static void probe(const char *launcher)
 {
+    gl_problem p;
     if (!strcmp(launcher, "set_coeffs"))
         launcher = "poly_constant";
-    check_once(launcher, "probe", 1000, 100);
+    p = problem_at(launcher, 1000, 100);
+    gl_problem_check(launcher, &p, gl_seed() ^ 0x50726f62u);
 }
 
-/* the largest tests: 8 inputs and 8 outputs of 2^24 floats (or ints) and the expected
- * output, 64 MiB each */
+/* the largest tests: 8 inputs and 8 outputs of 2^24 floats (or ints), an input made again and
+ * the expected output, 64 MiB each */
 const gl_lab GL_LAB = {.name = "04-constant-memory", .file = "constant_memory.cu",
-                       .run_once = run_once, .probe = probe,
+                       .probe = probe, .problem = problem,
                        .pool_mib = (2 * PERF_SETS + 3) * 64 + 64};
