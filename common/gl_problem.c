@@ -110,7 +110,11 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
         const gl_problem_buf *b = &p->buf[k];
         gl_guard_report r;
         if (gl_buf_check_guards(&got[k], &r)) {
+            size_t n;
             gl_guard_describe(&r, b->bytes, elem_size(b), b->name, why, sizeof why);
+            n = strlen(why);
+            if (b->outside && n < sizeof why)
+                snprintf(why + n, sizeof why - n, ": %s", b->outside);
         } else if (k < p->inputs && p->inputs_read_only &&
                    gl_device_diff_words(w[k], g[k], b->bytes / 4, &first)) {
             gl_problem_where(b, first, at, sizeof at);

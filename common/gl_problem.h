@@ -26,6 +26,9 @@ typedef struct {
     int made;         /* an output the call updates in place: made from the seed, not poisoned */
     int scratch;      /* an output the call may use as it likes (a launcher's workspace):
                        * poisoned and guarded, never compared */
+    const char *outside; /* what a call may write of it, said when one wrote outside it (its
+                          * guard zones) in the lab's words: "only bins[0 .. nbins - 1] are
+                          * written"; NULL: the place alone */
 } gl_problem_buf;
 
 typedef struct gl_problem_s {

@@ -357,12 +357,20 @@ gl_problem atomics_problem(const char *launcher, void *size)
         gl_fail("atomics_problem(%s): %d bins, not 1 .. AT_MAX_BINS", launcher, z->nbins);
     z->task = task;
     describe(z);
-    p.buf[0] = (gl_problem_buf){.name = in_names[task], .bytes = room(z) * elem};
+    static const char *const outside[] = {"only bins[0 .. nbins - 1] are written",
+                                           "only bins[0 .. nbins - 1] are written",
+                                           "only *result is written",
+                                           "block b writes partials[b] only, and the last "
+                                           "block *sum"};
+    p.buf[0] = (gl_problem_buf){.name = in_names[task], .bytes = room(z) * elem,
+                                .outside = "it is read-only input"};
     p.buf[1] = (gl_problem_buf){.name = out_names[task],
                                 .bytes = out_end(z) * sizeof(unsigned),
-                                .made = task == MAX && z->again};
-    p.buf[2] = (gl_problem_buf){.name = "partials", .bytes = AT_SUM_BLOCKS * sizeof(unsigned)};
-    p.buf[3] = (gl_problem_buf){.name = "counter", .bytes = sizeof(unsigned), .made = 1};
+                                .made = task == MAX && z->again, .outside = outside[task]};
+    p.buf[2] = (gl_problem_buf){.name = "partials", .bytes = AT_SUM_BLOCKS * sizeof(unsigned),
+                                .outside = outside[SUM]};
+    p.buf[3] = (gl_problem_buf){.name = "counter", .bytes = sizeof(unsigned), .made = 1,
+                                .outside = outside[SUM]};
     return p;
 }
 
