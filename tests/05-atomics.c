@@ -375,218 +375,57 @@ GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
  * A fence orders what the thread did before it against what it does after it, so it
  * must stand between the write of the partial and the atomicInc on every path to the
  * atomicInc. The race it prevents shows only rarely: no test run can be relied on to
- * catch it, the PTX can. */
+ * catch it, the PTX can (inspect_fence.c reads the pattern; the verdicts are this lab's). */
 
-#define MAX_INSNS 4096
-#define MAX_REGS 256
-
-typedef struct {
-    char text[128];   /* the instruction as written, without its ';' */
-    char opcode[64];  /* "" for a label */
-    char label[64];   /* a label's name, or the target of a branch */
-    char dst[32];     /* the first operand's register */
-    char addr[32];    /* the register inside the first [...] operand */
-    int tainted;      /* the address derives from the partials parameter */
-} insn;
-
-static insn insns[MAX_INSNS];
-static char regs[MAX_REGS][32];
-static int nregs;
-
-static int tainted(const char *r)
+/* The fence is in place, between the partial and the ticket: does every path to the ticket
+ * pass it, on the thread that wrote the partial? */
+static void check_ticket_paths(const char *kernel, const gl_last_block *lb)
 {
-    int i;
-    for (i = 0; i < nregs; i++)
-        if (!strcmp(regs[i], r))
-            return 1;
-    return 0;
-}
-
-/* The next register (%name) in s, copied to r; returns what follows it, or NULL. */
-static const char *next_reg(const char *s, char *r, size_t len)
-{
-    size_t n = 0;
-    if (!(s = strchr(s, '%')))
-        return NULL;
-    while (n + 1 < len && (s[n] == '%' || isalnum((unsigned char)s[n]) || s[n] == '_'))
-        r[n] = s[n], n++;
-    r[n] = '\0';
-    return s + n;
-}
-
-/* Splits the entry's body into instructions and labels; returns how many. */
-static int read_insns(const gl_ptx_entry *e)
-{
-    const char *p = e->body + 1, *stop = e->body + e->body_len;
-    int n = 0;
-    while (p < stop && n < MAX_INSNS) {
-        const char *eol = memchr(p, '\n', (size_t)(stop - p)), *t = p;
-        size_t len = eol ? (size_t)(eol - p) : (size_t)(stop - p);
-        insn *in = &insns[n];
-        char line[256], *s, *semi, *ops;
-        p += len + 1;
-        while (len && isspace((unsigned char)*t))
-            t++, len--;
-        while (len && isspace((unsigned char)t[len - 1]))
-            len--;
-        if (len == 0 || len >= sizeof line || *t == '.' || *t == '/' || *t == '{' || *t == '}')
-            continue;
-        memcpy(line, t, len);
-        line[len] = '\0';
-        memset(in, 0, sizeof *in);
-        if (line[len - 1] == ':') { /* a label */
-            line[len - 1] = '\0';
-            snprintf(in->label, sizeof in->label, "%s", line);
-            n++;
-            continue;
-        }
-        if ((semi = strchr(line, ';')))
-            *semi = '\0';
-        s = line;
-        if (*s == '@') /* a predicate: @%p1 or @!%p1 */
-            while (*s && !isspace((unsigned char)*s))
-                s++;
-        while (isspace((unsigned char)*s))
-            s++;
-        for (ops = s, len = 0; *ops && len + 1 < sizeof in->text; ops++) /* one space apart */
-            if (!isspace((unsigned char)*ops) || (len && in->text[len - 1] != ' '))
-                in->text[len++] = isspace((unsigned char)*ops) ? ' ' : *ops;
-        in->text[len] = '\0';
-        ops = s + strcspn(s, " \t");
-        if (*ops)
-            *ops++ = '\0';
-        snprintf(in->opcode, sizeof in->opcode, "%s", s);
-        if (!strncmp(in->opcode, "bra", 3)) {
-            while (isspace((unsigned char)*ops))
-                ops++;
-            snprintf(in->label, sizeof in->label, "%s", ops);
-        } else {
-            char *br = strchr(ops, '['), *close = br ? strchr(br, ']') : NULL;
-            while (isspace((unsigned char)*ops) || *ops == '{')
-                ops++;
-            if (*ops == '%') /* the first operand is a register: what it writes */
-                next_reg(ops, in->dst, sizeof in->dst);
-            if (close) { /* the address: a register inside [...], if any */
-                *close = '\0';
-                next_reg(br, in->addr, sizeof in->addr);
-            }
-        }
-        n++;
-    }
-    return n;
-}
-
-/* Marks the registers that derive from the kernel's parameter number param
- * (the partials pointer) and the stores through them. */
-static void taint_param(int n, int param)
-{
-    char pat[32], r[32];
-    int pass, i, changed = 1;
-    snprintf(pat, sizeof pat, "_param_%d]", param);
-    nregs = 0;
-    for (pass = 0; pass < 8 && changed; pass++) {
-        changed = 0;
-        for (i = 0; i < n; i++) {
-            const insn *in = &insns[i];
-            const char *s;
-            int from = 0;
-            if (!in->opcode[0] || !in->dst[0] || tainted(in->dst) || nregs == MAX_REGS)
-                continue;
-            if (!strncmp(in->opcode, "ld.param", 8))
-                from = strstr(in->text, pat) != NULL;
-            else if (strncmp(in->opcode, "ld.", 3) && strncmp(in->opcode, "st.", 3) &&
-                     strncmp(in->opcode, "atom", 4))
-                /* the sources: every register after the first operand */
-                for (s = strchr(in->text, ','); s && (s = next_reg(s, r, sizeof r));)
-                    from |= tainted(r);
-            if (from) {
-                snprintf(regs[nregs++], sizeof regs[0], "%s", in->dst);
-                changed = 1;
-            }
-        }
-    }
-    for (i = 0; i < n; i++)
-        insns[i].tainted = insns[i].addr[0] && tainted(insns[i].addr);
-}
-
-/* A store to global (or generic) memory. */
-static int is_global_store(const insn *in)
-{
-    return !strncmp(in->opcode, "st.", 3) && !strstr(in->opcode, ".shared") &&
-           !strstr(in->opcode, ".local") && !strstr(in->opcode, ".param");
-}
-
-/* 2: a fence for the whole GPU (__threadfence: membar.gl, fence.sc.gpu, ...);
- * 1: a narrower one (__threadfence_block: membar.cta); 0: none. */
-static int fence_scope(const insn *in)
-{
-    const char *o = in->opcode;
-    if (!strncmp(o, "membar.", 7))
-        return strstr(o, ".gl") || strstr(o, ".sys") ? 2 : 1;
-    if (!strncmp(o, "fence.", 6) && !strstr(o, ".proxy") && !strstr(o, "mbarrier") &&
-        (strstr(o, ".sc") || strstr(o, ".acq_rel") || strstr(o, ".release")))
-        return strstr(o, ".gpu") || strstr(o, ".sys") ? 2 : 1;
-    return 0;
-}
-
-static int is_ticket(const insn *in)
-{
-    return (!strncmp(in->opcode, "atom.", 5) || !strncmp(in->opcode, "red.", 4)) &&
-           strstr(in->opcode, ".inc");
+    if (lb->skipped && lb->skip.at >= 0)
+        gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to its ticket "
+                      "(`%s`): the branch `%s` jumps past it. Call __threadfence() "
+                      "unconditionally between writing the partial and the atomicInc",
+                      kernel, lb->fence.text, lb->ticket.text, lb->skip.text);
+    if (lb->skipped)
+        gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to its ticket "
+                      "(`%s`): it is guarded, and runs only where its predicate holds. Call "
+                      "__threadfence() unconditionally between writing the partial and the "
+                      "atomicInc",
+                      kernel, lb->fence.text, lb->ticket.text);
+    if (lb->apart)
+        gl_check_fail("%s may write the partial (`%s`) and draw the ticket (`%s`) on different "
+                      "threads: in its PTX they are under different branches, with no "
+                      "__syncthreads() (bar.sync) between them, and a fence orders only what its "
+                      "own thread did before it. Write partials[blockIdx.x], call "
+                      "__threadfence() and draw the ticket on the same thread",
+                      kernel, lb->store.text, lb->ticket.text);
 }
 
 static void check_ticket(const char *kernel)
 {
     gl_ptx_entry e;
+    gl_last_block lb;
     char *ptx = gl_kernel_ptx(kernel, &e);
-    int n = read_insns(&e), i, j, atom = -1, store = -1, fence = -1, any = 0, after = -1,
-        before = -1, narrow = -1, any_tainted = 0;
-
-    for (i = 0; i < n && atom < 0; i++)
-        if (is_ticket(&insns[i]))
-            atom = i;
-    if (atom < 0)
+    /* partials: the kernel's fourth parameter, as in the starting file */
+    int found = gl_ptx_last_block(&e, GL_TICKET_INC, 3, &lb);
+    free(ptx);
+    if (found != 0)
         gl_check_fail("%s has no atomicInc (atom.inc) in its PTX: each block draws a ticket "
                       "with atomicInc(counter, gridDim.x - 1), which also wraps the counter "
                       "back to 0 at the last ticket",
                       kernel);
-    taint_param(n, 3); /* partials: the kernel's fourth parameter, as in the starting file */
-    for (i = 0; i < n; i++)
-        any_tainted |= is_global_store(&insns[i]) && insns[i].tainted;
-    /* the write of the partial: the last store to partials before the ticket (any global
-     * store if the kernel's parameters are in another order) */
-    for (i = 0; i < atom; i++)
-        if (is_global_store(&insns[i]) && (insns[i].tainted || !any_tainted))
-            store = i;
-    for (i = 0; i < n; i++) {
-        int f = fence_scope(&insns[i]);
-        any |= f != 0;
-        if (f == 2 && i > store && i < atom)
-            fence = i;
-        else if (f == 2 && i > atom && after < 0)
-            after = i;
-        else if (f == 2 && i < store)
-            before = i;
-        else if (f == 1 && i > store && i < atom)
-            narrow = i;
-    }
-    if (store < 0)
+    if (lb.store.at < 0)
         gl_check_fail("%s writes no partial sum to global memory before it draws its ticket "
                       "(no st.global before `%s` in its PTX): block b writes partials[b] first, "
                       "then draws; otherwise the last block may add a partial not written yet",
-                      kernel, insns[atom].text);
-    /* an atomicInc with release semantics is its own fence */
-    if (fence < 0 && (strstr(insns[atom].opcode, ".release") ||
-                      strstr(insns[atom].opcode, ".acq_rel")) &&
-        !strstr(insns[atom].opcode, ".cta") && !strstr(insns[atom].opcode, ".cluster"))
-        fence = atom;
-    if (fence < 0 && !any)
+                      kernel, lb.ticket.text);
+    if (lb.fence.at < 0 && lb.fences == 0)
         gl_check_fail("%s has no memory fence (membar or fence) in its PTX: without "
                       "__threadfence() between writing the partial and drawing the ticket, the "
                       "last block may draw its ticket before another block's partial is visible "
                       "to it, and add a stale one",
                       kernel);
-    if (fence < 0 && after >= 0)
+    if (lb.fence.at < 0 && lb.fence_after.at >= 0)
         gl_check_fail("%s draws its ticket before its fence: its PTX writes the partial "
                       "(`%s`), draws the ticket (`%s`), and only then fences (`%s`). A fence "
                       "orders what the thread did before it: after the atomicInc it is too "
@@ -594,41 +433,28 @@ static void check_ticket(const char *kernel)
                       "block b's write is visible to it. Call __threadfence() between "
                       "partials[blockIdx.x] = ... and the atomicInc (a race that shows only "
                       "rarely: no test run can be relied on to catch it)",
-                      kernel, insns[store].text, insns[atom].text, insns[after].text);
-    if (fence < 0 && narrow >= 0)
+                      kernel, lb.store.text, lb.ticket.text, lb.fence_after.text);
+    if (lb.fence.at < 0 && lb.block_fence.at >= 0)
         gl_check_fail("%s fences with `%s` between the partial and the ticket: that is "
                       "__threadfence_block(), which orders memory for the block's own threads "
                       "only. The last block is another block: __threadfence() (membar.gl) makes "
                       "the partial visible to every block before the ticket",
-                      kernel, insns[narrow].text);
-    if (fence < 0 && before >= 0)
+                      kernel, lb.block_fence.text);
+    if (lb.fence.at < 0 && lb.fence_before.at >= 0)
         gl_check_fail("%s fences (`%s`) before it writes the partial (`%s`), not between the "
                       "write and the ticket (`%s`): a fence orders only what the thread did "
                       "before it. Call __threadfence() after partials[blockIdx.x] = ... and "
                       "before the atomicInc",
-                      kernel, insns[before].text, insns[store].text, insns[atom].text);
-    if (fence < 0)
+                      kernel, lb.fence_before.text, lb.store.text, lb.ticket.text);
+    if (lb.fence.at < 0)
         gl_check_fail("%s has no __threadfence() (membar.gl or fence.sc.gpu) between writing "
                       "the partial (`%s`) and drawing the ticket (`%s`) in its PTX: without it "
                       "the last block may draw its ticket before another block's partial is "
                       "visible to it, and add a stale one",
-                      kernel, insns[store].text, insns[atom].text);
-    /* every path to the ticket passes the fence: no jump from outside lands between them */
-    for (i = fence + 1; i < atom; i++) {
-        if (insns[i].opcode[0])
-            continue;
-        for (j = 0; j < n; j++)
-            if ((j <= fence || j > atom) && !strncmp(insns[j].opcode, "bra", 3) &&
-                !strcmp(insns[j].label, insns[i].label))
-                gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to "
-                              "its ticket (`%s`): the branch `%s` jumps past it. Call "
-                              "__threadfence() unconditionally between writing the partial and "
-                              "the atomicInc",
-                              kernel, insns[fence].text, insns[atom].text, insns[j].text);
-    }
-    gl_test_note("%s: `%s`, then `%s`, then `%s`", kernel, insns[store].text, insns[fence].text,
-                 insns[atom].text);
-    free(ptx);
+                      kernel, lb.store.text, lb.ticket.text);
+    check_ticket_paths(kernel, &lb);
+    gl_test_note("%s: `%s`, then `%s`, then `%s`", kernel, lb.store.text, lb.fence.text,
+                 lb.ticket.text);
 }
 
 GL_TEST(sum_last_block_ticket, GL_TECHNIQUE, 3, 10, "last block: partial, fence, then atomicInc")

@@ -39,7 +39,6 @@
 
 #include "lab.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,204 +417,59 @@ GL_TEST(last_block_ticket, GL_TECHNIQUE, 2, 10, "last block: a ticket, no float 
     FOR_EACH_KERNEL("reduce_last_block", "reduce_last_block_kernel", k) check_ticket(k);
 }
 
-/* The statements of an entry that order the last-block pattern, in the order the PTX lists
- * them (a statement a line, as nvcc writes it), with enough of the control flow to follow
- * every path from one to another: labels, branches (and their guard and target), barriers. */
-enum { OP_STORE, OP_FENCE, OP_BLOCK_FENCE, OP_TICKET, OP_BARRIER, OP_BRANCH, OP_END, OP_LABEL };
-#define MAX_OPS 4096
-
-typedef struct {
-    int kind;
-    char guard[16];  /* @%p1, @!%p1 or "" */
-    char name[64];   /* a label's name, a branch's target */
-} pattern_op;
-
-static int pattern_ops(const gl_ptx_entry *e, pattern_op *ops)
-{
-    const char *s = e->body, *end = e->body + e->body_len;
-    int n = 0;
-    while (s < end && n < MAX_OPS) {
-        const char *eol = memchr(s, '\n', (size_t)(end - s)), *p = s;
-        char op[64], guard[16] = "";
-        size_t len;
-        int kind = -1;
-        if (!eol)
-            eol = end;
-        s = eol + 1;
-        while (p < eol && (isspace((unsigned char)*p) || *p == '{' || *p == '}'))
-            p++;
-        if (p >= eol || *p == '.' || (p[0] == '/' && p[1] == '/'))
-            continue; /* blank, a directive (.reg, .loc), a comment */
-        len = strcspn(p, " \t;:");
-        if (p + len < eol && p[len] == ':') { /* a label */
-            ops[n].kind = OP_LABEL;
-            ops[n].guard[0] = '\0';
-            snprintf(ops[n].name, sizeof ops[n].name, "%.*s", (int)(len < 63 ? len : 63), p);
-            n++;
-            continue;
-        }
-        if (*p == '@') { /* a guard */
-            snprintf(guard, sizeof guard, "%.*s", (int)(len < sizeof guard ? len : sizeof guard - 1),
-                     p);
-            p += len;
-            while (p < eol && isspace((unsigned char)*p))
-                p++;
-        }
-        for (len = 0; p + len < eol && len < sizeof op - 2 && !isspace((unsigned char)p[len]) &&
-                      p[len] != ';';
-             len++)
-            ;
-        memcpy(op, p, len);
-        op[len] = '\0';
-        strcat(op, "."); /* every modifier ends with '.' */
-        if (!strncmp(op, "st.", 3) && !strstr(op, ".shared.") && !strstr(op, ".local.") &&
-            !strstr(op, ".param."))
-            kind = OP_STORE; /* global (or generic) memory: the partial */
-        else if ((!strncmp(op, "membar.", 7) || !strncmp(op, "fence.", 6)) &&
-                 !strstr(op, ".proxy."))
-            kind = strstr(op, ".cta.") ? OP_BLOCK_FENCE : OP_FENCE;
-        else if (!strncmp(op, "atom.", 5) &&
-                 (strstr(op, ".inc.") || strstr(op, ".add.u32.") || strstr(op, ".add.s32.") ||
-                  strstr(op, ".add.u64.")))
-            kind = OP_TICKET; /* atomicInc, or an integer atomicAdd */
-        else if ((!strncmp(op, "bar.", 4) || !strncmp(op, "barrier.", 8)) &&
-                 !strstr(op, ".warp.") && !strstr(op, ".arrive."))
-            kind = OP_BARRIER; /* __syncthreads and its kin */
-        else if (!strncmp(op, "bra.", 4))
-            kind = OP_BRANCH;
-        else if (!strncmp(op, "ret.", 4) || !strncmp(op, "exit.", 5))
-            kind = OP_END;
-        if (kind < 0)
-            continue;
-        ops[n].kind = kind;
-        snprintf(ops[n].guard, sizeof ops[n].guard, "%s", guard);
-        ops[n].name[0] = '\0';
-        if (kind == OP_BRANCH) { /* its target: the operand, up to the ';' */
-            const char *t = p + len;
-            while (t < eol && isspace((unsigned char)*t))
-                t++;
-            snprintf(ops[n].name, sizeof ops[n].name, "%.*s", (int)strcspn(t, "; \t"), t);
-        }
-        n++;
-    }
-    return n;
-}
-
-/* Is there a path from statement `from` (excluded) to statement `to` that passes no
- * statement of kind `block` (unguarded, or with the guard `guard`, the one both ends share)?
- * Follows fall-throughs and branches; seen: scratch, one flag a statement. */
-static int path_avoiding(const pattern_op *ops, int n, int from, int to, int block,
-                         const char *guard, unsigned char *seen)
-{
-    static int stack[MAX_OPS];
-    int top = 0, i, k;
-    memset(seen, 0, (size_t)n);
-    stack[top++] = from + 1;
-    while (top > 0) {
-        i = stack[--top];
-        if (i >= n || seen[i])
-            continue;
-        seen[i] = 1;
-        if (i == to)
-            return 1;
-        if (ops[i].kind == block && (!ops[i].guard[0] || !strcmp(ops[i].guard, guard)))
-            continue; /* passes the fence (or barrier) on this path */
-        if (ops[i].kind == OP_END && !ops[i].guard[0])
-            continue;
-        if (ops[i].kind == OP_BRANCH) {
-            for (k = 0; k < n; k++)
-                if (ops[k].kind == OP_LABEL && !strcmp(ops[k].name, ops[i].name) &&
-                    top < MAX_OPS)
-                    stack[top++] = k;
-            if (!ops[i].guard[0])
-                continue; /* always taken */
-        }
-        if (top < MAX_OPS)
-            stack[top++] = i + 1;
-    }
-    return 0;
-}
-
-/* Do two statements run one after the other on the same thread's straight path (no label or
- * branch between them, and the same guard)? */
-static int straight(const pattern_op *ops, int a, int b)
-{
-    int i;
-    if (strcmp(ops[a].guard, ops[b].guard) != 0)
-        return 0;
-    for (i = a + 1; i < b; i++)
-        if (ops[i].kind == OP_LABEL || ops[i].kind == OP_BRANCH || ops[i].kind == OP_END)
-            return 0;
-    return 1;
-}
-
 /* __threadfence() stands between the store of the block's partial and its ticket, on every
  * path from the one to the other, and the same thread does both (or a barrier joins the
- * threads between them): the last ticket then proves that every partial is visible. */
+ * threads between them): the last ticket then proves that every partial is visible. The
+ * pattern is read by inspect_fence.c; the verdicts are this lab's. */
+static const char *fence_fault(const gl_last_block *lb)
+{
+    if (lb->fence.at >= 0 && lb->skipped)
+        return "a __threadfence() (membar.gl) lies between writing partial[blockIdx.x] "
+               "(st.global) and atomicInc (atom) in its PTX, but a path from the one to the "
+               "other skips it (a branch or a condition around the fence)";
+    if (lb->fence.at >= 0)
+        return "the store of partial[blockIdx.x] and atomicInc may run on different threads "
+               "(they are under different branches, with no __syncthreads() between them): "
+               "one thread's fence does not order another's ticket";
+    if (lb->block_fence.at >= 0)
+        return "between writing partial[blockIdx.x] and atomicInc there is only a block-wide "
+               "fence (membar.cta or fence...cta: __threadfence_block()), which orders memory "
+               "for the threads of this block only";
+    if (lb->fence_after.at >= 0)
+        return "its __threadfence() (membar.gl) comes after atomicInc (atom.inc) in its PTX, "
+               "not between writing partial[blockIdx.x] (st.global) and drawing the ticket";
+    if (lb->fence_before.at >= 0)
+        return "its __threadfence() comes before it writes partial[blockIdx.x], not between "
+               "that store and atomicInc";
+    return "it has no memory fence (membar or fence) between writing partial[blockIdx.x] and "
+           "atomicInc";
+}
+
 static void check_fence(const char *kernel)
 {
-    static pattern_op ops[MAX_OPS];
-    static unsigned char seen[MAX_OPS];
     gl_ptx_entry e;
+    gl_last_block lb;
     char *ptx = gl_kernel_ptx(kernel, &e);
-    int n = pattern_ops(&e, ops), ticket, store = -1, i, fence = -1, block = 0, after = 0,
-        before = 0, skippable, apart;
-    const char *guard;
+    int found = gl_ptx_last_block(&e, GL_TICKET_INC_OR_ADD, -1, &lb);
     free(ptx);
-    for (ticket = 0; ticket < n && ops[ticket].kind != OP_TICKET; ticket++)
-        if (ops[ticket].kind == OP_STORE)
-            store = ticket;
-    if (ticket == n)
+    if (found != 0)
         gl_check_fail("%s draws no ticket with atomicInc or an integer atomicAdd (no atom.inc or "
                       "atom.add.u32 in its PTX), so there is no order of the partial, the fence "
                       "and the ticket to check",
                       kernel);
-    if (store < 0)
+    if (lb.store.at < 0)
         gl_check_fail("%s stores nothing to global memory before its atomicInc: each block "
                       "writes partial[blockIdx.x] first, then __threadfence(), then draws its "
                       "ticket",
                       kernel);
-    for (i = 0; i < n; i++) {
-        if (ops[i].kind == OP_FENCE && i > store && i < ticket && fence < 0)
-            fence = i;
-        else if (ops[i].kind == OP_BLOCK_FENCE && i > store && i < ticket)
-            block = 1;
-        else if (ops[i].kind == OP_FENCE && i > ticket)
-            after = 1;
-        else if (ops[i].kind == OP_FENCE && i < store)
-            before = 1;
-    }
-    /* a guarded fence counts where store, fence and ticket share its guard */
-    guard = !strcmp(ops[store].guard, ops[ticket].guard) ? ops[ticket].guard : "";
-    skippable = fence >= 0 && path_avoiding(ops, n, store, ticket, OP_FENCE, guard, seen);
-    apart = !straight(ops, store, ticket) &&
-            path_avoiding(ops, n, store, ticket, OP_BARRIER, guard, seen);
-    if (fence >= 0 && !skippable && !apart)
+    if (lb.fence.at >= 0 && !lb.skipped && !lb.apart)
         return;
     gl_check_fail("%s: %s. A block that draws its ticket before its partial is visible to the "
                   "whole GPU lets the last block read a stale partial[] and add it: a rare race, "
                   "which passes almost every run and fails some. In that order, by the same "
                   "thread: partial[blockIdx.x] = v; __threadfence(); ticket = "
                   "atomicInc(&blocks_done, gridDim.x - 1)",
-                  kernel,
-                  fence >= 0 && skippable
-                      ? "a __threadfence() (membar.gl) lies between writing partial[blockIdx.x] "
-                        "(st.global) and atomicInc (atom) in its PTX, but a path from the one "
-                        "to the other skips it (a branch or a condition around the fence)"
-                  : fence >= 0 && apart
-                      ? "the store of partial[blockIdx.x] and atomicInc may run on different "
-                        "threads (they are under different branches, with no __syncthreads() "
-                        "between them): one thread's fence does not order another's ticket"
-                  : block ? "between writing partial[blockIdx.x] and atomicInc there is only a "
-                            "block-wide fence (membar.cta or fence...cta: __threadfence_block()), "
-                            "which orders memory for the threads of this block only"
-                  : after ? "its __threadfence() (membar.gl) comes after atomicInc (atom.inc) "
-                            "in its PTX, not between writing partial[blockIdx.x] (st.global) "
-                            "and drawing the ticket"
-                  : before ? "its __threadfence() comes before it writes partial[blockIdx.x], "
-                             "not between that store and atomicInc"
-                           : "it has no memory fence (membar or fence) between writing "
-                             "partial[blockIdx.x] and atomicInc");
+                  kernel, fence_fault(&lb));
 }
 
 GL_TEST(last_block_fence, GL_TECHNIQUE, 1, 10,

@@ -1,4 +1,6 @@
-/* inspect.c: reading the PTX, the ptxas report and Nsight Compute's CSV. */
+/* inspect.c: reading the PTX (entries, shared arrays, instruction counts, a taint from
+ * %tid.x), the ptxas report and Nsight Compute's CSV. The last block's pattern, which
+ * follows an entry's control flow: inspect_fence.c. */
 #define _GNU_SOURCE
 #include "inspect.h"
 

@@ -52,6 +52,43 @@ int gl_ptx_count_with(const gl_ptx_entry *e, const char *opcode, const char *mod
  * one, writes the instruction into why. */
 int gl_ptx_scales_tid_x(const gl_ptx_entry *e, char *why, size_t len);
 
+/* One instruction of an entry, for a message. */
+typedef struct {
+    int at;          /* its place among the entry's statements; -1: there is none */
+    char text[128];  /* as written, guard included, words one space apart, no ';' */
+    char guard[16];  /* @%p1, @!%p1 or "" */
+} gl_ptx_insn;
+
+/* The last block's pattern in an entry: the block stores its partial, fences, draws a
+ * ticket (inspect_fence.c). Every instruction is -1 where the entry has none. */
+typedef struct {
+    gl_ptx_insn ticket;       /* the first ticket drawn */
+    gl_ptx_insn store;        /* the partial: the last store to global memory before the ticket */
+    gl_ptx_insn fence;        /* the last GPU-wide fence between them (membar.gl, fence.sc.gpu,
+                                 fence.acq_rel.gpu); the ticket itself where it releases at GPU
+                                 scope (atom.release.gpu, .acq_rel) */
+    gl_ptx_insn block_fence;  /* the last block-wide fence between them (__threadfence_block:
+                                 membar.cta, fence...cta or .cluster) */
+    gl_ptx_insn fence_after;  /* the first GPU-wide fence after the ticket */
+    gl_ptx_insn fence_before; /* the last GPU-wide fence before the store */
+    gl_ptx_insn skip;         /* where skipped: the branch that leads around the fence (-1 where
+                                 the fence's own guard does) */
+    int fences;               /* memory fences of any scope in the entry */
+    int skipped;              /* a path from the store to the ticket passes no GPU-wide fence */
+    int apart;                /* store and ticket may run on different threads: not on one
+                                 straight path, and a path between them passes no barrier */
+} gl_last_block;
+
+/* What draws a ticket: atomicInc (atom.inc), an integer atomicAdd (atom.add.u32, ...). */
+enum { GL_TICKET_INC = 1, GL_TICKET_ADD = 2, GL_TICKET_INC_OR_ADD = 3 };
+
+/* Reads the last block's pattern out of an entry: the first ticket of a kind in tickets, the
+ * store of the partial before it (with partial_param >= 0, the last store through that
+ * parameter's pointer, or any global store if the entry stores through it nowhere), the
+ * fences around them and the paths between them. Returns 0, or -1 if it draws no ticket
+ * (or memory ran out). */
+int gl_ptx_last_block(const gl_ptx_entry *e, int tickets, int partial_param, gl_last_block *lb);
+
 typedef struct {
     int registers;
     long smem_bytes;          /* static shared memory */

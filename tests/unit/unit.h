@@ -4,4 +4,5 @@
 #include <check.h>
 Suite *common_suite(void);
 Suite *grader_suite(void);
+Suite *fence_suite(void);
 #endif
