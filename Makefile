@@ -517,7 +517,10 @@ test-labs:
 # Wrong solutions are graded TEST_JOBS at a time (they share the GPU: timed and profiled tests
 # take it alone); each one's report is printed whole, in order, then the count.
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-test-wrong: $(foreach p,$(WRONG_SEL),$(call wrong_src,$(p)))
+# the runners and gl-report, built once before the checks run in parallel (each would build
+# what is missing or stale, at the same time as the others: a link that fails at random)
+GRADE_TOOLS = $(foreach l,$(LAB_SEL),$(BUILD)/tests/$(l)/runner) $(BUILD)/tools/gl-report
+test-wrong: $(foreach p,$(WRONG_SEL),$(call wrong_src,$(p))) $(GRADE_TOOLS)
 	@mkdir -p $(BUILD)/wrong; \
 	for p in $(WRONG_SEL); do \
 	  lab=$$(basename $$(dirname $$p)); name=$$(basename $$p .patch); \
@@ -541,7 +544,7 @@ test-wrong: $(foreach p,$(WRONG_SEL),$(call wrong_src,$(p)))
 
 # Right solutions in other styles: each must pass every test that runs here (the mirror of
 # test-wrong; graded TEST_JOBS at a time).
-test-right: $(foreach p,$(RIGHT_SEL),$(call right_src,$(p)))
+test-right: $(foreach p,$(RIGHT_SEL),$(call right_src,$(p))) $(GRADE_TOOLS)
 	@mkdir -p $(BUILD)/right; \
 	for p in $(RIGHT_SEL); do \
 	  lab=$$(basename $$(dirname $$p)); name=$$(basename $$p .patch); \
