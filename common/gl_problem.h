@@ -59,6 +59,7 @@ typedef struct gl_problem_s {
      * its whole output from its own inputs) */
     const char *hint;
     double work;         /* bytes moved (or FLOPs) by one call: the demo's rate */
+    const char *unit;    /* the rate of work per second, in 10^9: NULL "GB/s", or "GFLOP/s" */
     /* the grader's timed rounds: calls a round, each on its own buffers (at most 31: together
      * larger than the L2), rounds after the warm-up, and calls a round of a slow kit's launcher
      * (0: as many) */

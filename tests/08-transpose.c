@@ -19,14 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Thresholds, well inside what the reference shows (README.md has the
- * measured numbers): a verdict must not flip between runs. */
-#define MIN_TILED_OVER_NAIVE 1.25  /* bandwidth ratio, 8192 x 8192 (H100 3.4x, 1.9x at 1/4 SMs) */
-#define MIN_PADDED_OVER_NAIVE 2.8  /* H100 5.0x, H200 4.2x to 4.7x; an unpadded tile 3.4x on the H100: the profile tells */
-#define MIN_PADDED_PCT_OF_COPY 52.0 /* H100 94%, H200 82% to 84% */
-#define MAX_PADDED_WAVEFRONTS 1.6 /* shared-memory wavefronts per instruction: 1 = no conflict */
-#define MIN_TILED_WAVEFRONTS 4.0
-
 static void check_transpose(const char *launcher, int rows, int cols)
 {
     float *h_in, *h_ref;
@@ -189,120 +181,66 @@ GL_TEST(padded_pitch, GL_TECHNIQUE, 4, 10, "padded: row pitch not a multiple of 
     GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_pitch(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
-/* Effective bandwidth (GB/s) of a launcher at dim x dim: 8192 where the pool holds 2 x 8
- * of them (256 MiB each way: beyond any L2), an input made again and the expected output. */
-static double gbps(const char *launcher, int *dim)
-{
-    transpose_size z;
-    gl_problem p;
-    *dim = z.rows = z.cols = gl_pool_mib() >= 18 * 257 ? 8192 : 4096;
-    p = transpose_problem(launcher, &z);
-    return gl_gbps(p.work, gl_perf_ms(launcher, &p));
-}
+GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_tiled",
+          .than = "transpose_naive", .than_is = "the naive transpose",
+          .factor = 1.25, /* H100 3.2x, 1.9x at 1/4 of its SMs */
+          .hint = "Are both the read from in and the write to out coalesced (consecutive "
+                  "threadIdx.x on consecutive addresses)?")
 
-GL_TEST(tiled_vs_naive, GL_PERFORMANCE, 5, 120, "tiled faster than naive")
-{
-    int dim;
-    double naive = gbps("transpose_naive", &dim), tiled = gbps("transpose_tiled", &dim);
-    gl_test_margin(tiled / naive, MIN_TILED_OVER_NAIVE, 1);
-    if (tiled < MIN_TILED_OVER_NAIVE * naive)
-        gl_check_fail("at %d x %d, transpose_tiled moves %.0f GB/s, %.2fx the naive transpose "
-                      "(%.0f GB/s); it should be at least %.1fx. Are both the read from in and "
-                      "the write to out coalesced (consecutive threadIdx.x on consecutive "
-                      "addresses)?",
-                      dim, dim, tiled, tiled / naive, naive, MIN_TILED_OVER_NAIVE);
-    gl_test_note("tiled %.0f GB/s = %.2fx naive %.0f GB/s (needs %.1fx)", tiled, tiled / naive,
-                 naive, MIN_TILED_OVER_NAIVE);
-}
+GL_FASTER(padded_vs_naive, 5, "padded far faster than naive", .launcher = "transpose_padded",
+          .than = "transpose_naive", .than_is = "the naive transpose",
+          .factor = 2.8, /* H100 4.9x, H200 4.2x to 4.7x; an unpadded tile 3.2x: the profile tells */
+          .hint = "An unpadded tile gets about 3x: padding removes the 32-way bank conflicts of "
+                  "the column reads. Is the padding on the rows (tile[TILE_DIM][TILE_DIM + 1])?")
 
-GL_TEST(padded_vs_naive, GL_PERFORMANCE, 5, 120, "padded far faster than naive")
-{
-    int dim;
-    double naive = gbps("transpose_naive", &dim), padded = gbps("transpose_padded", &dim);
-    gl_test_margin(padded / naive, MIN_PADDED_OVER_NAIVE, 1);
-    if (padded < MIN_PADDED_OVER_NAIVE * naive)
-        gl_check_fail("at %d x %d, transpose_padded moves %.0f GB/s, %.2fx the naive transpose "
-                      "(%.0f GB/s); it should be at least %.1fx. An unpadded tile gets about "
-                      "3x: padding removes the 32-way bank conflicts of the column reads. Is "
-                      "the padding on the rows (tile[TILE_DIM][TILE_DIM + 1])?",
-                      dim, dim, padded, padded / naive, naive, MIN_PADDED_OVER_NAIVE);
-    gl_test_note("padded %.0f GB/s = %.2fx naive %.0f GB/s (needs %.1fx)", padded,
-                 padded / naive, naive, MIN_PADDED_OVER_NAIVE);
-}
-
-GL_TEST(padded_vs_copy, GL_PERFORMANCE, 5, 120, "padded near the copy")
-{
-    int dim;
-    double copy = gbps("transpose_copy", &dim), padded = gbps("transpose_padded", &dim);
-    gl_test_margin(gl_percent(padded, copy), MIN_PADDED_PCT_OF_COPY, 1);
-    if (gl_percent(padded, copy) < MIN_PADDED_PCT_OF_COPY)
-        gl_check_fail("at %d x %d, transpose_padded moves %.0f GB/s, %.0f%% of the copy kernel "
-                      "(%.0f GB/s); it should reach %.0f%%. A transpose moves the same bytes as "
-                      "a copy: with both accesses coalesced and no bank conflicts it runs "
-                      "close to it",
-                      dim, dim, padded, gl_percent(padded, copy), copy, MIN_PADDED_PCT_OF_COPY);
-    gl_test_note("padded %.0f GB/s = %.1f%% of the copy kernel %.0f GB/s (needs %.0f%%)", padded,
-                 gl_percent(padded, copy), copy, MIN_PADDED_PCT_OF_COPY);
-}
+GL_SHARE(padded_vs_copy, 5, "padded near the copy", .launcher = "transpose_padded",
+         .than = "transpose_copy", .than_is = "the copy kernel",
+         .percent = 52, /* H100 90%, H200 82% to 84% */
+         .hint = "A transpose moves the same bytes as a copy: with both accesses coalesced and "
+                 "no bank conflicts it runs close to it")
 
 /* ---- profile: Nsight Compute counters ---- */
 
-static const char *const shared_metrics[] = {
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-    "smsp__sass_inst_executed_op_shared_ld.sum",
-    "smsp__sass_inst_executed_op_shared_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-};
-
-/* Shared-memory wavefronts per shared-memory instruction of launcher's kernels that did the
- * work, each on its own (larger: the least of them, else the most): 1 when no access has
- * bank conflicts, up to 32. */
-static double wavefronts_per_request(const char *launcher, int larger, char *detail, size_t len)
+/* loads: instructions, wavefronts; stores: instructions, wavefronts; bank conflicts */
+static void shared_detail(const double *v, char *out, size_t len)
 {
-    const char *args[] = {launcher, "2048", "2048", NULL};
-    double v[6], w;
-    char kernel[224];
-    w = gl_profile_ratio(shared_metrics, 6, 3u, 12u, larger, args, v, kernel, sizeof kernel);
-    if (w < 0)
-        gl_check_fail("%s's kernels executed no shared-memory instruction (Nsight Compute): the "
-                      "tile in shared memory is the lesson", launcher);
-    snprintf(detail, len,
+    snprintf(out, len,
              "loads: %.0f instructions, %.0f wavefronts; stores: %.0f instructions, %.0f "
              "wavefronts; bank conflicts: %.0f on loads, %.0f on stores",
              v[2], v[0], v[3], v[1], v[4], v[5]);
-    return w;
 }
 
-GL_TEST(padded_conflict_free, GL_PROFILE, 4, 300, "padded: no bank conflicts")
-{
-    char detail[512];
-    double w = wavefronts_per_request("transpose_padded", 0, detail, sizeof detail);
-    gl_test_margin(w, MAX_PADDED_WAVEFRONTS, 0);
-    if (w > MAX_PADDED_WAVEFRONTS)
-        gl_check_fail("transpose_padded_kernel's shared-memory accesses take %.2f wavefronts "
-                      "each (1 = conflict-free, 32 = one bank for the whole warp): they still "
-                      "have bank conflicts (%s). The tile's rows must be 33 words long",
-                      w, detail);
-    gl_test_note("%.2f wavefronts per shared access (at most %.2f); %s", w, MAX_PADDED_WAVEFRONTS,
-                 detail);
-}
+/* 1 when no access has bank conflicts, up to 32 */
+static const gl_counter wavefronts = {
+    "shared-memory wavefronts per shared-memory instruction",
+    (const char *const[]){"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                          "smsp__sass_inst_executed_op_shared_ld.sum",
+                          "smsp__sass_inst_executed_op_shared_st.sum",
+                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"},
+    6, 3u, 12u, shared_detail};
 
-GL_TEST(tiled_conflicts, GL_PROFILE, 2, 300, "tiled: bank conflicts")
+GL_COUNTER(padded_conflict_free, 4, "padded: no bank conflicts", .counter = &wavefronts,
+           .run = "transpose_padded 2048 2048", .at_most = 1.6, /* 1 = conflict-free */
+           .hint = "Its shared-memory accesses still have bank conflicts (32 = one bank for the "
+                   "whole warp): the tile's rows must be 33 words long")
+
+GL_COUNTER(tiled_conflicts, 2, "tiled: bank conflicts", .counter = &wavefronts,
+           .run = "transpose_tiled 2048 2048", .at_least = 4.0,
+           .hint = "Task 1's tile is the unpadded 32 x 32 one, whose column reads conflict; "
+                   "that is what task 2 measures against")
+
+/* The timed problem: 8192 x 8192 where the pool holds 2 x 8 of them (256 MiB each way: beyond
+ * any L2), an input made again and the expected output; else 4096 x 4096. */
+static int timed(const char *launcher, const char *on, gl_problem *p)
 {
-    char detail[512];
-    double w = wavefronts_per_request("transpose_tiled", 1, detail, sizeof detail);
-    gl_test_margin(w, MIN_TILED_WAVEFRONTS, 1);
-    if (w < MIN_TILED_WAVEFRONTS)
-        gl_check_fail("transpose_tiled_kernel's shared-memory accesses take only %.2f "
-                      "wavefronts each (%s): task 1's tile is the unpadded 32 x 32 one, whose "
-                      "column reads conflict; that is what task 2 measures against",
-                      w, detail);
-    gl_test_note("%.2f wavefronts per shared access (at least %.1f); %s", w, MIN_TILED_WAVEFRONTS,
-                 detail);
+    static transpose_size z;
+    z.rows = z.cols = gl_pool_mib() >= 18 * 257 ? 8192 : 4096;
+    *p = transpose_problem(launcher, &z);
+    return on && *on ? -1 : 0;
 }
 
 /* The problem of a profile run (LAUNCHER ROWS COLS) or of a probe (96 x 64). */
@@ -320,4 +258,4 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 }
 
 const gl_lab GL_LAB = {.name = "08-transpose", .file = "transpose.cu", .problem = problem,
-                       .pool_mib = 18 * 257 + 64};
+                       .timed = timed, .pool_mib = 18 * 257 + 64};

@@ -64,6 +64,10 @@ typedef struct {
      * of argv (a profile run's words after the launcher; argc 0: a probe's small problem):
      * fills *p and returns 0, or -1 when argv is not understood. */
     int (*problem)(const char *launcher, int argc, char **argv, gl_problem *p);
+    /* The problem a performance claim times launcher on (GL_FASTER, GL_SHARE): on names which
+     * of the lab's timed problems ("uniform", "skewed"; NULL or "": its usual one), the size
+     * chosen by gl_pool_mib(). Fills *p and returns 0, or -1 when on is not one of them. */
+    int (*timed)(const char *launcher, const char *on, gl_problem *p);
 } gl_lab;
 
 /* GL_LAB.run_once, or one checked call on GL_LAB.problem (perf.c). */
@@ -335,5 +339,68 @@ void gl_profile(const char *const *metrics, int nmetrics, double *values,
 double gl_profile_ratio(const char *const *metrics, int nmetrics, unsigned num_mask,
                         unsigned den_mask, int larger_is_better, const char *const *run_args,
                         double *values, char *kernel, size_t kernel_len);
+
+/* ---- the common claims, one line each (claims.c) ----
+ * A performance claim times two launchers on the lab's timed problem (GL_LAB.timed) with
+ * gl_perf_ms (the student's checked every round, the kit's timed once) and compares their
+ * rates; a counter claim reads a ratio of Nsight Compute counters kernel by kernel
+ * (gl_profile_ratio). Each notes what it measured, gives make calibrate its margin, and fails
+ * with the numbers and the lab's hint:
+ *
+ *   GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_tiled",
+ *             .than = "transpose_naive", .factor = 1.25, .hint = "Are both ... coalesced?")
+ *   GL_SHARE(padded_vs_copy, 5, "padded near the copy", .launcher = "transpose_padded",
+ *            .than = "transpose_copy", .percent = 52, .hint = "...")
+ *   GL_COUNTER(padded_conflict_free, 4, "padded: no bank conflicts", .counter = &wavefronts,
+ *              .run = "transpose_padded 2048 2048", .at_most = 1.6, .hint = "...") */
+typedef struct {
+    const char *launcher; /* judged */
+    const char *than;     /* the baseline it is compared with */
+    const char *than_is;  /* the baseline in words ("the naive transpose"); NULL: its name */
+    double factor;        /* GL_FASTER: launcher's rate over than's, at least */
+    double percent;       /* GL_SHARE: launcher's rate in percent of than's, at least */
+    const char *on;       /* which of the lab's timed problems (GL_LAB.timed); NULL: its usual */
+    const char *hint;     /* what falling short most likely means, in the lab's terms */
+} gl_speed_claim;
+
+typedef struct {
+    const char *what; /* the ratio in words: "shared-memory wavefronts per instruction" */
+    const char *const *metrics;
+    int nmetrics;
+    unsigned num, den; /* the ratio: the sum of metrics in num over those in den (bit i: [i]) */
+    /* the counters of the kernel judged, in words, or NULL */
+    void (*detail)(const double *v, char *out, size_t len);
+} gl_counter;
+
+typedef struct {
+    const gl_counter *counter;
+    const char *run;         /* the profile run: "LAUNCHER SIZE...", as GL_LAB.problem reads it */
+    double at_most, at_least; /* the bound: one of them (the other 0) */
+    const char *hint;
+} gl_counter_claim;
+
+void gl_claim_faster(const gl_speed_claim *c);
+void gl_claim_share(const gl_speed_claim *c);
+void gl_claim_counter(const gl_counter_claim *c);
+
+/* Milliseconds per call of launcher on the lab's timed problem `on` (GL_LAB.timed), *p set to
+ * that problem: for a lab's own performance test. */
+double gl_timed_ms(const char *launcher, const char *on, gl_problem *p);
+
+#define GL_FASTER(name, points, title, ...)                                                   \
+    GL_TEST(name, GL_PERFORMANCE, points, 120, title)                                         \
+    {                                                                                         \
+        gl_claim_faster(&(gl_speed_claim){__VA_ARGS__});                                      \
+    }
+#define GL_SHARE(name, points, title, ...)                                                    \
+    GL_TEST(name, GL_PERFORMANCE, points, 120, title)                                         \
+    {                                                                                         \
+        gl_claim_share(&(gl_speed_claim){__VA_ARGS__});                                       \
+    }
+#define GL_COUNTER(name, points, title, ...)                                                  \
+    GL_TEST(name, GL_PROFILE, points, 300, title)                                             \
+    {                                                                                         \
+        gl_claim_counter(&(gl_counter_claim){__VA_ARGS__});                                   \
+    }
 
 #endif

@@ -1,0 +1,104 @@
+/* claims.c: the common claims a suite makes in one line each (grader.h: GL_FASTER, GL_SHARE,
+ * GL_COUNTER): a launcher faster than a baseline by a factor, at a share of a baseline's rate,
+ * a ratio of counters within a bound. It owns their measuring on the lab's timed problem or
+ * profile run, their note, their margin for make calibrate and their messages; the clock is
+ * perf.c's and clock.c's, the counters profile.c's. */
+#include "grader.h"
+
+#include "gl_timing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double gl_timed_ms(const char *launcher, const char *on, gl_problem *p)
+{
+    if (!GL_LAB.timed || GL_LAB.timed(launcher, on, p) != 0)
+        gl_kit_error("%s has no timed problem \"%s\" for %s", GL_LAB.name, on ? on : "",
+                     launcher);
+    return gl_perf_ms(launcher, p);
+}
+
+typedef struct {
+    double ms, rate;
+    char said[96]; /* "moves 1643 GB/s", or "takes 1.858 ms" where the problem has no work */
+    char what[128];
+} timing;
+
+static timing timed(const char *launcher, const char *on)
+{
+    gl_problem p;
+    timing t;
+    t.ms = gl_timed_ms(launcher, on, &p);
+    snprintf(t.what, sizeof t.what, "%s", p.what);
+    if (p.work > 0) {
+        t.rate = gl_gbps(p.work, t.ms);
+        snprintf(t.said, sizeof t.said, "%s %.0f %s", p.unit ? "runs at" : "moves", t.rate,
+                 p.unit ? p.unit : "GB/s");
+    } else {
+        t.rate = 1.0 / t.ms;
+        snprintf(t.said, sizeof t.said, "takes %.3f ms", t.ms);
+    }
+    return t;
+}
+
+static const char *than_is(const gl_speed_claim *c)
+{
+    return c->than_is ? c->than_is : c->than;
+}
+
+void gl_claim_faster(const gl_speed_claim *c)
+{
+    timing base = timed(c->than, c->on), t = timed(c->launcher, c->on);
+    double ratio = t.rate / base.rate;
+    gl_test_margin(ratio, c->factor, 1);
+    if (ratio < c->factor)
+        gl_check_fail("%s, %s %s: %.2fx %s, which %s; it should be at least %.2fx. %s",
+                      t.what, c->launcher, t.said, ratio, than_is(c), base.said, c->factor,
+                      c->hint ? c->hint : "");
+    gl_test_note("%s %s = %.2fx %s, which %s (needs %.2fx)", c->launcher, t.said, ratio,
+                 c->than, base.said, c->factor);
+}
+
+void gl_claim_share(const gl_speed_claim *c)
+{
+    timing base = timed(c->than, c->on), t = timed(c->launcher, c->on);
+    double pct = 100.0 * t.rate / base.rate;
+    gl_test_margin(pct, c->percent, 1);
+    if (pct < c->percent)
+        gl_check_fail("%s, %s %s: %.0f%% of %s, which %s; it should reach %.0f%%. %s", t.what,
+                      c->launcher, t.said, pct, than_is(c), base.said, c->percent,
+                      c->hint ? c->hint : "");
+    gl_test_note("%s %s = %.1f%% of %s, which %s (needs %.0f%%)", c->launcher, t.said, pct,
+                 c->than, base.said, c->percent);
+}
+
+void gl_claim_counter(const gl_counter_claim *c)
+{
+    const gl_counter *k = c->counter;
+    char words[256], *argv[16], kernel[224], detail[512] = "";
+    double v[16], r;
+    int n = 0, larger = c->at_least > 0;
+    double bound = larger ? c->at_least : c->at_most;
+    snprintf(words, sizeof words, "%s", c->run);
+    for (char *w = strtok(words, " "); w && n < 15; w = strtok(NULL, " "))
+        argv[n++] = w;
+    argv[n] = NULL;
+    if (k->nmetrics > 16)
+        gl_kit_error("counter %s: more than 16 metrics", k->what);
+    r = gl_profile_ratio(k->metrics, k->nmetrics, k->num, k->den, larger,
+                         (const char *const *)argv, v, kernel, sizeof kernel);
+    if (r < 0)
+        gl_check_fail("%s's kernels did none of the work this counts (%s: Nsight Compute "
+                      "counted none). %s",
+                      argv[0], k->what, c->hint ? c->hint : "");
+    if (k->detail)
+        k->detail(v, detail, sizeof detail);
+    gl_test_margin(r, bound, larger);
+    if (larger ? r < bound : r > bound)
+        gl_check_fail("%s's kernel %s: %.2f %s; it should be at %s %.2f. %s%s%s%s", argv[0],
+                      kernel, r, k->what, larger ? "least" : "most", bound,
+                      c->hint ? c->hint : "", *detail ? " (" : "", detail, *detail ? ")" : "");
+    gl_test_note("%s: %.2f %s (at %s %.2f)%s%s", kernel, r, k->what, larger ? "least" : "most",
+                 bound, *detail ? "; " : "", detail);
+}
