@@ -93,8 +93,8 @@ void gl_claim_counter(const gl_counter_claim *c)
                          (const char *const *)argv, v, kernel, sizeof kernel);
     if (r < 0)
         gl_check_fail("%s's kernels did none of the work this counts (%s: Nsight Compute "
-                      "counted none). %s",
-                      argv[0], k->what, c->hint ? c->hint : "");
+                      "counted none)%s%s",
+                      argv[0], k->what, c->none ? ": " : "", c->none ? c->none : "");
     if (k->detail)
         k->detail(v, detail, sizeof detail);
     gl_test_margin(r, bound, larger);
