@@ -1,8 +1,8 @@
 /* perf.c: a launcher run by the grader on its lab's problem (common/gl_problem.h): timed on
  * fresh inputs and checked against the reference (gl_perf_ms), or shown to only enqueue its
  * work (gl_perf_queued). It owns the timed problem's buffers, the making of its inputs from the
- * seed and the check of each round's outputs; the clock is clock.c's, the delayed copy the
- * harness's. */
+ * seed and the check of each round's outputs and guard zones; the clock is clock.c's, the
+ * delayed copy the harness's. */
 #include "grader.h"
 
 #include "gl_buffer.h"
@@ -83,6 +83,31 @@ static int made_again(const gl_problem *p, int k)
     return is_made(p, k) || !p->verify;
 }
 
+/* Every buffer of the round's calls within its own bytes: a call wrote nothing in the guard
+ * zones around its inputs and outputs. */
+static void verify_guards(const run *r, int round)
+{
+    const gl_problem *p = r->p;
+    gl_guard_report g;
+    char why[512];
+    size_t n;
+    int i, k;
+    for (i = 0; i < p->sets; i++)
+        for (k = 0; k < nbufs(p); k++) {
+            const gl_problem_buf *b = &p->buf[k];
+            if (!gl_buf_check_guards(&r->set[i][k], &g))
+                continue;
+            gl_guard_describe(&g, b->bytes, b->cmp == GL_CMP_DOUBLE ? 8 : 4, b->name, why,
+                              sizeof why);
+            n = strlen(why);
+            if (b->outside && n < sizeof why)
+                snprintf(why + n, sizeof why - n, ": %s", b->outside);
+            gl_check_fail("%s %s wrote outside its buffers in timed round %d, call %d, so its "
+                          "speed is not graded (the correctness tests say more): %s",
+                          r->launcher, p->what, round, i + 1, why);
+        }
+}
+
 /* Every output of the round against the reference on its inputs, made again, or by the lab's
  * own check of them. */
 static void verify(void *ctx, int round)
@@ -93,6 +118,7 @@ static void verify(void *ctx, int round)
     char at[64], value[192];
     size_t first, wrong;
     int i, k;
+    verify_guards(r, round);
     for (k = 0; k < nbufs(p); k++)
         again[k] = r->again[k].ptr;
     for (i = 0; i < p->sets; i++) {
