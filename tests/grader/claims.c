@@ -56,11 +56,11 @@ void gl_claim_faster(const gl_speed_claim *c)
     double ratio = t.rate / base.rate;
     gl_test_margin(ratio, c->factor, 1);
     if (ratio < c->factor)
-        gl_check_fail("%s, %s %s: %.2f%s %s, which %s; it should be at least %.2fx.%s%s",
+        gl_check_fail("%s, %s %s: %.3f%s %s, which %s; it should be at least %.2fx.%s%s",
                       t.what, c->launcher, t.said, ratio, t.x, than_is(c), base.said, c->factor,
                       c->hint ? " " : "", c->hint ? c->hint : "");
-    gl_test_note("%s %s = %.2f%s %s, which %s (needs %.2fx)", c->launcher, t.said, ratio, t.x,
-                 than_is(c), base.said, c->factor);
+    gl_test_note("%s, %s %s = %.2f%s %s, which %s (needs %.2fx)", t.what, c->launcher, t.said,
+                 ratio, t.x, than_is(c), base.said, c->factor);
 }
 
 void gl_claim_share(const gl_speed_claim *c)
@@ -69,11 +69,11 @@ void gl_claim_share(const gl_speed_claim *c)
     double pct = 100.0 * t.rate / base.rate;
     gl_test_margin(pct, c->percent, 1);
     if (pct < c->percent)
-        gl_check_fail("%s, %s %s: %.0f%% of %s, which %s; it should reach %.0f%%.%s%s",
+        gl_check_fail("%s, %s %s: %.1f%% of %s, which %s; it should reach %.0f%%.%s%s",
                       t.what, c->launcher, t.said, pct, than_is(c), base.said, c->percent,
                       c->hint ? " " : "", c->hint ? c->hint : "");
-    gl_test_note("%s %s = %.1f%% of %s, which %s (needs %.0f%%)", c->launcher, t.said, pct,
-                 than_is(c), base.said, c->percent);
+    gl_test_note("%s, %s %s = %.1f%% of %s, which %s (needs %.0f%%)", t.what, c->launcher,
+                 t.said, pct, than_is(c), base.said, c->percent);
 }
 
 void gl_claim_counter(const gl_counter_claim *c)
