@@ -322,6 +322,7 @@ gl_problem wa_problem(const char *launcher, void *size)
                     .call = problem_call, .inputs_read_only = 1,
                     .work = (double)z->n * sizeof(int), .sets = WA_SETS, .rounds = WA_ROUNDS,
                     .baseline_sets = WA_BASELINE_SETS};
+    z->launcher = launcher;
     snprintf(z->what, sizeof z->what, "at n = %d", z->n);
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = in};
     p.buf[1] = (gl_problem_buf){.name = "out", .bytes = wa_capacity(launcher, z->n) * sizeof(int)};

@@ -65,15 +65,16 @@ int wa_check_values(const char *launcher, int *out, size_t room, int *ref, size_
  * buffers, WA_ROUNDS rounds, WA_BASELINE_SETS calls a round of the given emit_atomic
  * (about 20 ms a call on an H100). It describes the buffers, their making and the call
  * only: out holds its values in any order, which a word-by-word comparison cannot judge,
- * so it has no reference (gl_problem_check and gl_perf_ms refuse it as malformed) and
- * its outputs are checked by the lab's own means (wa_check; the suite's digest of the
- * multiset). size, a wa_size, holds the size and the words, and must outlive the
- * problem. */
+ * so it has no reference, and the suite adds its own check of the outputs (.verify: the
+ * digest of the multiset, on the GPU) before gl_perf_ms, gl_perf_queued or
+ * gl_problem_check take it. size, a wa_size, holds the size, the launcher and the words,
+ * and must outlive the problem. */
 #define WA_SETS 12
 #define WA_ROUNDS 3
 #define WA_BASELINE_SETS 4
 typedef struct {
     int n;
+    const char *launcher; /* set by wa_problem: for the check */
     char what[64];
 } wa_size;
 gl_problem wa_problem(const char *launcher, void *size);

@@ -136,33 +136,41 @@ const char *vl_check(const char *launcher, int n, vl_offsets off, int k, const i
 
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
+    const vl_size *z = ctx;
     (void)k;
-    gl_device_fill_int(dst, (size_t)((vl_size *)ctx)->n, -1000000, 1000000, seed);
+    gl_device_fill_int(dst, (size_t)z->n + (size_t)z->offset, -1000000, 1000000, seed);
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    int n = ((vl_size *)ctx)->n;
+    const vl_size *z = ctx;
+    int *a = (int *)buf[0] + z->offset, *b_or_out = (int *)buf[1] + z->offset;
     if (!strcmp(launcher, "gl_copy"))
-        gl_copy(buf[1], buf[0], (size_t)n * sizeof(int));
+        gl_copy(b_or_out, a, (size_t)z->n * sizeof(int));
     else if (vl_is_copy(launcher))
-        vl_run(launcher, buf[1], buf[0], NULL, 3, n);
+        vl_run(launcher, b_or_out, a, NULL, 3, z->n);
     else
-        vl_run(launcher, buf[2], buf[0], buf[1], 3, n);
+        vl_run(launcher, (int *)buf[2] + z->offset, a, b_or_out, 3, z->n);
 }
 
 gl_problem vl_problem(const char *launcher, void *size)
 {
     vl_size *z = size;
-    size_t bytes = (size_t)z->n * sizeof(int);
+    size_t bytes = ((size_t)z->n + (size_t)z->offset) * sizeof(int);
     int copy = !strcmp(launcher, "gl_copy") || vl_is_copy(launcher);
     gl_problem p = {.what = z->what, .inputs = copy ? 1 : 2, .outputs = 1, .ctx = z,
                     .make = problem_make, .call = problem_call,
                     .reference = copy ? "copy_int" : "scaled_add_int", .inputs_read_only = 1,
-                    .work = (copy ? 2.0 : 3.0) * (double)bytes, .sets = 16, .rounds = 5};
-    snprintf(z->what, sizeof z->what, "with n = %d", z->n);
+                    .work = (copy ? 2.0 : 3.0) * (double)z->n * sizeof(int), .sets = 16,
+                    .rounds = 5};
+    if (z->offset)
+        snprintf(z->what, sizeof z->what, "with n = %d, arrays %d int%s past a 256-byte boundary",
+                 z->n, z->offset, z->offset > 1 ? "s" : "");
+    else
+        snprintf(z->what, sizeof z->what, "with n = %d", z->n);
     p.buf[0] = (gl_problem_buf){.name = "a", .bytes = bytes};
     p.buf[1] = (gl_problem_buf){.name = copy ? "out" : "b", .bytes = bytes};
     p.buf[2] = (gl_problem_buf){.name = "out", .bytes = bytes};
+    p.buf[p.inputs].made = z->offset > 0; /* its ints before the offset: as they were */
     return p;
 }

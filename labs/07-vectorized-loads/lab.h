@@ -21,6 +21,10 @@ int vl_is_copy(const char *launcher);
 typedef struct {
     int n;
     char what[64];
+    /* every array starts this many ints past its allocation's (aligned) start: the demo's
+     * "+1" rows, where the launcher must take its scalar path; out's ints before it are made
+     * and must stay as they were */
+    int offset;
 } vl_size;
 gl_problem vl_problem(const char *launcher, void *size);
 
