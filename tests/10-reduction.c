@@ -43,15 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Thresholds, well inside what the reference shows (README.md has the
- * demo's numbers at 2^28 on an H200; an H100 gave 2.01, 5.09 and 102% there):
- * a verdict must not flip between runs. */
-#define MIN_SEQUENTIAL_OVER_INTERLEAVED 1.2  /* time ratio; H200: 1.90, H100: 1.85 */
-#define MIN_SHUFFLE_OVER_INTERLEAVED 2.6     /* H200: 5.25, H100: 4.14 (the sequential tree alone: 2.02) */
-#define MIN_GRID_STRIDE_PCT_OF_COPY 48.0     /* read GB/s over the copy's; H200: 73 to 81, H100: 83 to 87 */
-#define MIN_GRID_STRIDE_INT_PCT_OF_COPY 48.0 /* H200: 73 to 81, H100: 86 to 88 */
-#define MIN_LAST_BLOCK_PCT_OF_COPY 50.0      /* H200: 84, H100: 85 to 87 */
-
 #define BIG ((1 << 20) + 3)
 #define HUGE_N ((1 << 22) + 1)
 
@@ -110,30 +101,20 @@ static void check_sizes(const char *name, const int *sizes, int nsizes, int at_i
     }
 }
 
-static void check_small(const char *name, int at_in_plus_1)
+/* The same on the test's own random stream, ints in [-1000, 1000]. */
+static void check_list(const char *name, const int *sizes, int nsizes, int at_in_plus_1)
 {
     gl_rng rng;
     gl_test_rng(&rng);
-    check_sizes(name, small, NSMALL, at_in_plus_1, REDUCE_SMALL_INTS, &rng);
-}
-
-static void check_large(const char *name)
-{
-    gl_rng rng;
-    gl_test_rng(&rng);
-    check_sizes(name, large, 2, 0, REDUCE_SMALL_INTS, &rng);
+    check_sizes(name, sizes, nsizes, at_in_plus_1, REDUCE_SMALL_INTS, &rng);
 }
 
 /* The grid-stride launchers: also n = 4 grid strides (the unrolled loop
  * only, no tail) and 7 strides - 1 (a tail of three strides but one element). */
 static void check_grid(const char *name)
 {
-    int stride = grid_stride(), sizes[4] = {BIG, HUGE_N, 0, 0};
-    gl_rng rng;
-    sizes[2] = 4 * stride;
-    sizes[3] = 7 * stride - 1;
-    gl_test_rng(&rng);
-    check_sizes(name, sizes, 4, 1, REDUCE_SMALL_INTS, &rng);
+    int stride = grid_stride(), sizes[4] = {BIG, HUGE_N, 4 * stride, 7 * stride - 1};
+    check_list(name, sizes, 4, 1);
 }
 
 /* An n from the run's seed, from 1 to 2^23 on a log scale. */
@@ -153,11 +134,11 @@ static void check_random(const char *name, int at_in_plus_1)
 #define LADDER_TESTS(id, words)                                                               \
     GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537")                    \
     {                                                                                         \
-        check_small("reduce_" #id, 0);                                                        \
+        check_list("reduce_" #id, small, NSMALL, 0);                                          \
     }                                                                                         \
     GL_TEST(id##_large_n, GL_CORRECTNESS, 2, 15, words ", n = 2^20 + 3, 2^22 + 1")            \
     {                                                                                         \
-        check_large("reduce_" #id);                                                           \
+        check_list("reduce_" #id, large, 2, 0);                                               \
     }                                                                                         \
     GL_TEST(id##_random, GL_CORRECTNESS, 1, 15, words ", an n drawn from the seed")           \
     {                                                                                         \
@@ -166,7 +147,7 @@ static void check_random(const char *name, int at_in_plus_1)
 #define GRID_TESTS(id, words)                                                                 \
     GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537, in + 1")            \
     {                                                                                         \
-        check_small("reduce_" #id, 1);                                                        \
+        check_list("reduce_" #id, small, NSMALL, 1);                                          \
     }                                                                                         \
     GL_TEST(id##_large_n, GL_CORRECTNESS, 2, 30,                                              \
             words ", n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")                   \
@@ -478,95 +459,60 @@ GL_TEST(last_block_fence, GL_TECHNIQUE, 1, 10,
     FOR_EACH_KERNEL("reduce_last_block", "reduce_last_block_kernel", k) check_fence(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
+
+GL_FASTER(sequential_vs_interleaved, 4, "sequential faster than interleaved",
+          .launcher = "reduce_sequential", .than = "reduce_interleaved",
+          .than_is = "the given reduce_interleaved", .factor = 1.2, /* H200: 1.90, H100: 1.85 */
+          .hint = "With tid < s the active threads are contiguous: whole warps finish early, no "
+                  "warp diverges until s < 32, and there is no tid % (2 s) to compute")
+
+GL_FASTER(shuffle_vs_interleaved, 4, "shuffle far faster than interleaved",
+          .launcher = "reduce_shuffle", .than = "reduce_interleaved",
+          .than_is = "the given reduce_interleaved",
+          .factor = 2.6, /* H200: 5.25, H100: 4.14 (the sequential tree alone: 2.02) */
+          .hint = "Sequential addressing alone reaches about 2x. Task 3 also starts half as many "
+                  "blocks (two elements per thread, added as they load) and finishes the last "
+                  "five steps in one warp with shuffles, without barriers")
+
+/* The grid-stride launchers' read bandwidth against the copy's (gl_copy: the same bytes as the
+ * input, counted read and written), and what reaches it */
+#define COPY_IS                                                                               \
+    "the copy (cudaMemcpy device to device of the same bytes, timed the same way; its GB/s "  \
+    "count read + written)"
+#define GRID_STRIDE_HINT                                                                      \
+    "A fixed grid of a few blocks per SM, four loads in flight per thread (four "             \
+    "accumulators), and one atomic"
+
+GL_SHARE(grid_stride_pct_of_copy, 4, "grid-stride near the copy bandwidth",
+         .launcher = "reduce_grid_stride", .than = "gl_copy", .than_is = COPY_IS,
+         .percent = 48, /* H200: 73 to 81, H100: 83 to 87 */
+         .hint = GRID_STRIDE_HINT " per block")
+
+GL_SHARE(grid_stride_int_pct_of_copy, 4, "grid-stride int near the copy bandwidth",
+         .launcher = "reduce_grid_stride_int", .than = "gl_copy", .than_is = COPY_IS,
+         .percent = 48, /* H200: 73 to 81, H100: 86 to 88 */
+         .hint = GRID_STRIDE_HINT " per block")
+
+GL_SHARE(last_block_pct_of_copy, 4, "last block near the copy bandwidth",
+         .launcher = "reduce_last_block", .than = "gl_copy", .than_is = COPY_IS,
+         .percent = 50, /* H200: 84, H100: 85 to 87 */
+         .hint = GRID_STRIDE_HINT " (here: one ticket) per block")
 
 /* The copy's round, the largest: REDUCE_SETS calls on 2^28 floats in and 2^28 out (a
  * reduction's round, with its input made again to check it, holds 7 GiB) */
 #define POOL_MIB (2 * REDUCE_SETS * 1025 + 64)
 
-/* 2^28 elements (1 GiB) per call, 6 GiB per round: at least 1.4 ms of GPU time even for a
- * launcher at the copy's speed on an H200, so that the round trip of each call to the
- * student's process is small beside it; 2^26 where the pool is smaller */
-static int perf_n(void)
+/* The timed problem: 2^28 elements (1 GiB) per call, 6 GiB per round: at least 1.4 ms of GPU
+ * time even for a launcher at the copy's speed on an H200, so that the round trip of each call
+ * to the student's process is small beside it; 2^26 where the pool is smaller. */
+static int timed(const char *launcher, const char *on, gl_problem *p)
 {
-    return gl_pool_mib() >= POOL_MIB ? 1 << 28 : 1 << 26;
-}
-
-/* Milliseconds per call of a launcher (gl_copy: cudaMemcpy device to device of the same
- * bytes) at n elements; *gbps (may be NULL) gets the bytes a call moves per second (a
- * reduction's read, the copy's read + written). */
-static double perf_ms(const char *launcher, int n, double *gbps)
-{
-    reduce_size z = {.n = n};
-    gl_problem p = reduce_problem(launcher, &z);
-    double ms = gl_perf_ms(launcher, &p);
-    if (gbps)
-        *gbps = gl_gbps(p.work, ms);
-    return ms;
-}
-
-static void expect_faster(const char *name, double min_ratio, const char *why)
-{
-    int n = perf_n();
-    double slow = perf_ms("reduce_interleaved", n, NULL), fast = perf_ms(name, n, NULL);
-    gl_test_margin(slow / fast, min_ratio, 1);
-    if (slow < min_ratio * fast)
-        gl_check_fail("at n = %d (random floats), %s takes %.3f ms, %.2fx faster than the given "
-                      "reduce_interleaved (%.3f ms); it should be at least %.2fx. %s",
-                      n, name, fast, slow / fast, slow, min_ratio, why);
-    gl_test_note("%s %.3f ms = %.2fx faster than reduce_interleaved %.3f ms (needs %.2fx)", name,
-                 fast, slow / fast, slow, min_ratio);
-}
-
-GL_TEST(sequential_vs_interleaved, GL_PERFORMANCE, 4, 120, "sequential faster than interleaved")
-{
-    expect_faster("reduce_sequential", MIN_SEQUENTIAL_OVER_INTERLEAVED,
-                  "With tid < s the active threads are contiguous: whole warps finish early, "
-                  "no warp diverges until s < 32, and there is no tid % (2 s) to compute");
-}
-
-GL_TEST(shuffle_vs_interleaved, GL_PERFORMANCE, 4, 120, "shuffle far faster than interleaved")
-{
-    expect_faster("reduce_shuffle", MIN_SHUFFLE_OVER_INTERLEAVED,
-                  "Sequential addressing alone reaches about 2x. Task 3 also starts half as "
-                  "many blocks (two elements per thread, added as they load) and finishes the "
-                  "last five steps in one warp with shuffles, without barriers");
-}
-
-/* The read bandwidth of one grid-stride launcher against the copy's. */
-static void expect_near_copy(const char *name, double min_pct)
-{
-    int n = perf_n();
-    double copy, gbps;
-    perf_ms("gl_copy", n, &copy); /* the same bytes as the input, counted read and written */
-    perf_ms(name, n, &gbps);
-    gl_test_margin(gl_percent(gbps, copy), min_pct, 1);
-    if (gl_percent(gbps, copy) < min_pct)
-        gl_check_fail("at n = %d, %s reads %.0f GB/s, %.1f%% of the copy bandwidth (cudaMemcpy "
-                      "device to device of the same bytes, timed the same way: %.0f GB/s, read "
-                      "+ written); it should reach %.0f%%. A fixed grid of a few blocks per SM, "
-                      "four loads in flight per thread (four accumulators), and one atomic%s "
-                      "per block",
-                      n, name, gbps, gl_percent(gbps, copy), copy, min_pct,
-                      strcmp(name, "reduce_last_block") ? "" : " (here: one ticket)");
-    gl_test_note("%s reads %.0f GB/s = %.1f%% of the copy's %.0f GB/s (needs %.0f%%)", name,
-                 gbps, gl_percent(gbps, copy), copy, min_pct);
-}
-
-GL_TEST(grid_stride_pct_of_copy, GL_PERFORMANCE, 4, 120, "grid-stride near the copy bandwidth")
-{
-    expect_near_copy("reduce_grid_stride", MIN_GRID_STRIDE_PCT_OF_COPY);
-}
-
-GL_TEST(grid_stride_int_pct_of_copy, GL_PERFORMANCE, 4, 120,
-        "grid-stride int near the copy bandwidth")
-{
-    expect_near_copy("reduce_grid_stride_int", MIN_GRID_STRIDE_INT_PCT_OF_COPY);
-}
-
-GL_TEST(last_block_pct_of_copy, GL_PERFORMANCE, 4, 120, "last block near the copy bandwidth")
-{
-    expect_near_copy("reduce_last_block", MIN_LAST_BLOCK_PCT_OF_COPY);
+    static reduce_size z;
+    z.n = gl_pool_mib() >= POOL_MIB ? 1 << 28 : 1 << 26;
+    *p = reduce_problem(launcher, &z);
+    snprintf(z.what, sizeof z.what, "at n = %d (random %s)", z.n, z.ints ? "ints" : "floats");
+    return on && *on ? -1 : 0;
 }
 
 /* The problem of a profile run (LAUNCHER N) or of a probe (2^20 elements). */
@@ -583,4 +529,4 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 }
 
 const gl_lab GL_LAB = {.name = "10-reduction", .file = "reduction.cu", .problem = problem,
-                       .pool_mib = POOL_MIB};
+                       .timed = timed, .pool_mib = POOL_MIB};
