@@ -34,9 +34,6 @@
 
 /* Thresholds, well inside what the reference shows (README.md has the
  * measured numbers): a verdict must not flip between runs. */
-#define MIN_SHARED_OVER_GLOBAL 14.0 /* 2^26 random bytes (H100: 74x, 21x at 1/4 SMs) */
-#define MIN_BINS_OVER_GLOBAL_SKEWED 20.0 /* 1000 bins, 90% hot (H200: 199x) */
-#define MIN_BINS_OVER_GLOBAL_UNIFORM 3.8 /* 1000 bins, uniform (H100: 15x, 5.8x at 1/4 SMs) */
 #define MAX_GLOBAL_ATOMICS_PER_BIN_PER_BLOCK 1.1 /* warp-level global atomics / (AT_BINS x blocks) */
 
 #define BIG ((1 << 20) + 3)
@@ -462,71 +459,28 @@ GL_TEST(sum_last_block_ticket, GL_TECHNIQUE, 3, 10, "last block: partial, fence,
     FOR_EACH_KERNEL("sum_last_block", "sum_last_block_kernel", k) check_ticket(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
-/* Milliseconds per call of a histogram launcher: 2^26 bytes or 2^24 values, as in
- * README.md's table, halved until AT_SETS + 1 inputs fit in the judge's pool; a student's
- * bins are checked after every round (a wrong kernel's speed means nothing). Skewed values:
- * runs of AT_HOT_RUN, each all in the last bin with probability hot. */
-static double histogram_ms(const char *launcher, double hot, int *n)
-{
-    int bytes = !strstr(launcher, "bins"), mib = gl_pool_mib() - 64;
-    size_t size = bytes ? 1 : sizeof(int), room = (size_t)(mib > 0 ? mib : 0) << 20;
-    at_size z = {.n = bytes ? 1 << 26 : 1 << 24, .nbins = PERF_BINS, .hot = hot,
-                 .hot_bin = PERF_BINS - 1, .chunk = AT_HOT_RUN};
-    gl_problem p;
-    while (z.n > (1 << 20) && (AT_SETS + 1) * (size_t)z.n * size > room)
-        z.n /= 2;
-    *n = z.n;
-    p = atomics_problem(launcher, &z);
-    return gl_perf_ms(launcher, &p);
-}
+GL_FASTER(shared_vs_global_uniform, 4, "privatised faster, random bytes",
+          .launcher = "histogram_shared", .than = "histogram_global",
+          .than_is = "the given histogram_global",
+          .factor = 14, /* 2^26 random bytes (H100: 74x, 21x at 1/4 SMs) */
+          .hint = "Each block counts into its own __shared__ histogram and merges it with one "
+                  "global atomicAdd per bin")
 
-GL_TEST(shared_vs_global_uniform, GL_PERFORMANCE, 4, 120, "privatised faster, random bytes")
-{
-    int n;
-    double s = histogram_ms("histogram_global", 0.0, &n),
-           f = histogram_ms("histogram_shared", 0.0, &n);
-    gl_test_margin(s / f, MIN_SHARED_OVER_GLOBAL, 1);
-    if (s < MIN_SHARED_OVER_GLOBAL * f)
-        gl_check_fail("at n = %d random bytes, histogram_shared takes %.3f ms, %.2fx faster than "
-                      "the given histogram_global (%.3f ms); it should be at least %.1fx. Each "
-                      "block counts into its own __shared__ histogram and merges it with one "
-                      "global atomicAdd per bin",
-                      n, f, s / f, s, MIN_SHARED_OVER_GLOBAL);
-    gl_test_note("histogram_shared %.3f ms = %.2fx faster than histogram_global %.3f ms (needs "
-                 "%.1fx)",
-                 f, s / f, s, MIN_SHARED_OVER_GLOBAL);
-}
+GL_FASTER(bins_vs_global_skewed, 4, "any bin count faster, 90% in one bin",
+          .launcher = "histogram_bins", .than = "histogram_bins_global",
+          .than_is = "the given histogram_bins_global", .on = "skewed",
+          .factor = 20, /* 1000 bins, 90% hot (H200: 199x) */
+          .hint = "Count in the block's dynamic shared histogram (extern __shared__), merge once "
+                  "per bin per block")
 
-static void expect_bins_faster(double hot, double min_ratio)
-{
-    char input[64];
-    int n;
-    double s = histogram_ms("histogram_bins_global", hot, &n),
-           f = histogram_ms("histogram_bins", hot, &n);
-    snprintf(input, sizeof input, "%d bins, %.0f%% of the values in one", PERF_BINS, 100 * hot);
-    gl_test_margin(s / f, min_ratio, 1);
-    if (s < min_ratio * f)
-        gl_check_fail("at n = %d values, %s, histogram_bins takes %.3f ms, %.2fx faster than the "
-                      "given histogram_bins_global (%.3f ms); it should be at least %.1fx. Count "
-                      "in the block's dynamic shared histogram (extern __shared__), merge once "
-                      "per bin per block",
-                      n, input, f, s / f, s, min_ratio);
-    gl_test_note("%s: histogram_bins %.3f ms = %.2fx faster than histogram_bins_global %.3f ms "
-                 "(needs %.1fx)",
-                 input, f, s / f, s, min_ratio);
-}
-
-GL_TEST(bins_vs_global_skewed, GL_PERFORMANCE, 4, 120, "any bin count faster, 90% in one bin")
-{
-    expect_bins_faster(HOT_PERF, MIN_BINS_OVER_GLOBAL_SKEWED);
-}
-
-GL_TEST(bins_vs_global_uniform, GL_PERFORMANCE, 4, 120, "any bin count faster, uniform")
-{
-    expect_bins_faster(0.0, MIN_BINS_OVER_GLOBAL_UNIFORM);
-}
+GL_FASTER(bins_vs_global_uniform, 4, "any bin count faster, uniform",
+          .launcher = "histogram_bins", .than = "histogram_bins_global",
+          .than_is = "the given histogram_bins_global", .on = "uniform",
+          .factor = 3.8, /* 1000 bins, uniform (H100: 15x, 5.8x at 1/4 SMs) */
+          .hint = "Count in the block's dynamic shared histogram (extern __shared__), merge once "
+                  "per bin per block")
 
 /* ---- profile: Nsight Compute counters ---- */
 
@@ -571,7 +525,26 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
     return 0;
 }
 
+/* The timed problems, uniform (the usual) or skewed (HOT_PERF of the values in the last bin, in
+ * runs of AT_HOT_RUN): 2^26 bytes or 2^24 values, as in README.md's table, halved until AT_SETS
+ * + 1 inputs fit in the judge's pool. */
+static int timed(const char *launcher, const char *on, gl_problem *p)
+{
+    static at_size z;
+    int bytes = !strstr(launcher, "bins"), mib = gl_pool_mib() - 64;
+    size_t size = bytes ? 1 : sizeof(int), room = (size_t)(mib > 0 ? mib : 0) << 20;
+    int skewed = on && !strcmp(on, "skewed");
+    if (on && *on && !skewed && strcmp(on, "uniform"))
+        return -1;
+    z = (at_size){.n = bytes ? 1 << 26 : 1 << 24, .nbins = PERF_BINS, .hot = skewed ? HOT_PERF : 0,
+                  .hot_bin = PERF_BINS - 1, .chunk = AT_HOT_RUN};
+    while (z.n > (1 << 20) && (AT_SETS + 1) * (size_t)z.n * size > room)
+        z.n /= 2;
+    *p = atomics_problem(launcher, &z);
+    return 0;
+}
+
 /* the largest test: AT_SETS inputs of 64 MiB (2^26 bytes, 2^24 values), one made again, and
  * their bins */
 const gl_lab GL_LAB = {.name = "05-atomics", .file = "atomics.cu", .problem = problem,
-                       .pool_mib = (AT_SETS + 1) * 64 + 64};
+                       .timed = timed, .pool_mib = (AT_SETS + 1) * 64 + 64};
