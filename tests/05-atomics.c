@@ -222,32 +222,18 @@ GL_TEST(sum_last_block_repeated, GL_CORRECTNESS, 2, 15, "last-block sum, three c
 
 /* ---- the launchers only enqueue their work (gl_perf_queued), on n = 2^20 + 3 ---- */
 
-static void check_async(const char *launcher)
-{
-    at_size z = {.n = BIG, .nbins = PERF_BINS}; /* uniform values in task 2 */
-    gl_problem p = atomics_problem(launcher, &z);
-    gl_perf_queued(launcher, &p);
-}
+#define ASYNC(launcher, points, words)                                                        \
+    GL_TEST(launcher##_async, GL_CORRECTNESS, points, 30, words ", launcher returns at once") \
+    {                                                                                         \
+        at_size z = {.n = BIG, .nbins = PERF_BINS}; /* uniform values in task 2 */            \
+        gl_problem p = atomics_problem(#launcher, &z);                                        \
+        gl_perf_queued(#launcher, &p);                                                        \
+    }
 
-GL_TEST(histogram_shared_async, GL_CORRECTNESS, 2, 30, "privatised, launcher returns at once")
-{
-    check_async("histogram_shared");
-}
-
-GL_TEST(histogram_bins_async, GL_CORRECTNESS, 1, 30, "any bin count, launcher returns at once")
-{
-    check_async("histogram_bins");
-}
-
-GL_TEST(max_float_async, GL_CORRECTNESS, 1, 30, "float maximum, launcher returns at once")
-{
-    check_async("max_float");
-}
-
-GL_TEST(sum_last_block_async, GL_CORRECTNESS, 1, 30, "last-block sum, launcher returns at once")
-{
-    check_async("sum_last_block");
-}
+ASYNC(histogram_shared, 2, "privatised")
+ASYNC(histogram_bins, 1, "any bin count")
+ASYNC(max_float, 1, "float maximum")
+ASYNC(sum_last_block, 1, "last-block sum")
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 

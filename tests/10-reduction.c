@@ -218,22 +218,16 @@ GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a ro
 }
 
 /* The launcher only enqueues its work: n = 2^20 + 3 behind a 150 ms kernel. */
-static void check_async(const char *launcher)
-{
-    reduce_size z = {.n = BIG};
-    gl_problem p = reduce_problem(launcher, &z);
-    gl_perf_queued(launcher, &p);
-}
+#define ASYNC(id, points, words)                                                              \
+    GL_TEST(id##_async, GL_CORRECTNESS, points, 30, words ", launcher returns at once")       \
+    {                                                                                         \
+        reduce_size z = {.n = BIG};                                                           \
+        gl_problem p = reduce_problem("reduce_" #id, &z);                                     \
+        gl_perf_queued("reduce_" #id, &p);                                                    \
+    }
 
-GL_TEST(grid_stride_async, GL_CORRECTNESS, 2, 30, "grid-stride, launcher returns at once")
-{
-    check_async("reduce_grid_stride");
-}
-
-GL_TEST(last_block_async, GL_CORRECTNESS, 2, 30, "last block, launcher returns at once")
-{
-    check_async("reduce_last_block");
-}
+ASYNC(grid_stride, 2, "grid-stride")
+ASYNC(last_block, 2, "last block")
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 
