@@ -1,26 +1,22 @@
 /* 05-atomics.c: the grader's suite for lab 05-atomics.
  *
- *   correctness  the byte histogram on tiny, odd and large n (a multiple of
- *                32 and of the block or not), on random bytes and on bytes all
- *                equal (one bin takes every count); the histogram of any bin
- *                count on uniform and on skewed values; the float maximum on
- *                random, all-negative, tied input, with the maximum first or
- *                last, and called twice on one result; the last-block sum on
- *                tiny, odd and large n, and three calls in a row on one
- *                counter, which must be back at 0 after each; a size drawn
- *                from the run's seed for each; exact; the launchers return at
- *                once (the work is on the GPU)
- *   technique    the privatised histograms add with shared atomics
- *                (atom.shared) into a zeroed __shared__ histogram between two
- *                barriers, and merge with global atomics (the given kernels
- *                have no shared atomics, so the test can tell); the maximum
- *                has an atomicCAS (atom.cas); the last-block sum an atomicInc
- *                (atom.inc) with a fence between the write of the partial and
- *                the ticket, in that order
- *   performance  against the lab's own global-atomic kernels, timed by the
- *                judge on fresh inputs every call
- *   profile      global atomic instructions of the byte histogram (Nsight
- *                Compute): at most one per bin per block
+ *   correctness  the byte histogram on tiny, odd and large n (a multiple of 32 and of the block
+ *                or not), on random bytes and on bytes all equal (one bin takes every count);
+ *                the histogram of any bin count on uniform and on skewed values; the float
+ *                maximum on random, all-negative, tied input, with the maximum first or last,
+ *                and called twice on one result; the last-block sum on tiny, odd and large n,
+ *                and three calls in a row on one counter, which must be back at 0 after each; a
+ *                size drawn from the run's seed for each; exact; the launchers return at once
+ *                (the work is on the GPU)
+ *   technique    the privatised histograms add with shared atomics (atom.shared) into a zeroed
+ *                __shared__ histogram between two barriers, and merge with global atomics (the
+ *                given kernels have no shared atomics, so the test can tell); the maximum has an
+ *                atomicCAS (atom.cas); the last-block sum an atomicInc (atom.inc) with a fence
+ *                between the write of the partial and the ticket, in that order
+ *   performance  against the lab's own global-atomic kernels, timed by the judge on fresh inputs
+ *                every call
+ *   profile      global atomic instructions of the byte histogram (Nsight Compute): at most one
+ *                per bin per block
  * Every call is on the lab's problems (lab.c), made from the test's seed and checked there. */
 #include "grader.h"
 #include "inspect.h"
@@ -31,10 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Thresholds, well inside what the reference shows (README.md has the
- * measured numbers): a verdict must not flip between runs. */
-#define MAX_GLOBAL_ATOMICS_PER_BIN_PER_BLOCK 1.1 /* warp-level global atomics / (AT_BINS x blocks) */
 
 #define BIG ((1 << 20) + 3)
 #define PERF_BINS 1000 /* not a power of two */
@@ -52,6 +44,7 @@ static void check(const char *launcher, at_size *z, gl_rng *rng)
 }
 
 /* launcher on each of the sizes, its input as z says. */
+#define SIZES(...) (const int[]){__VA_ARGS__}, (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int))
 static void check_sizes(const char *launcher, at_size z, const int *sizes, int count)
 {
     gl_rng rng;
@@ -90,21 +83,18 @@ static void check_random(const char *launcher)
 
 GL_TEST(histogram_shared_small_n, GL_CORRECTNESS, 2, 15, "privatised, n = 0 .. 4096")
 {
-    static const int sizes[] = {0, 1, 2, 32, 96, 255, 256, 1000, 4096};
-    check_sizes("histogram_shared", random_input, sizes, 9);
+    check_sizes("histogram_shared", random_input, SIZES(0, 1, 2, 32, 96, 255, 256, 1000, 4096));
 }
 
 GL_TEST(histogram_shared_large_n, GL_CORRECTNESS, 2, 15, "privatised, n = 2^20 (+ 3)")
 {
-    static const int sizes[] = {BIG, 1 << 20};
-    check_sizes("histogram_shared", random_input, sizes, 2);
+    check_sizes("histogram_shared", random_input, SIZES(BIG, 1 << 20));
 }
 
 /* every count in one bin: the most contention there is */
 GL_TEST(histogram_shared_one_value, GL_CORRECTNESS, 2, 15, "privatised, every byte equal")
 {
-    static const int sizes[] = {1000, BIG};
-    check_sizes("histogram_shared", (at_size){.input = AT_EQUAL}, sizes, 2);
+    check_sizes("histogram_shared", (at_size){.input = AT_EQUAL}, SIZES(1000, BIG));
 }
 
 GL_TEST(histogram_shared_random, GL_CORRECTNESS, 1, 15, "privatised, n drawn from the seed")
@@ -143,8 +133,7 @@ GL_TEST(histogram_bins_random, GL_CORRECTNESS, 1, 15,
 
 GL_TEST(max_float_sizes, GL_CORRECTNESS, 2, 15, "float maximum, n = 0 .. 2^20 + 3")
 {
-    static const int sizes[] = {0, 1, 2, 32, 33, 256, 257, 1000, BIG};
-    check_sizes("max_float", random_input, sizes, 9);
+    check_sizes("max_float", random_input, SIZES(0, 1, 2, 32, 33, 256, 257, 1000, BIG));
 }
 
 static const int max_sizes[] = {1, 33, 1000, BIG};
@@ -184,16 +173,15 @@ GL_TEST(max_float_twice, GL_CORRECTNESS, 2, 15, "float maximum, two calls, one r
     z.again = 1;
     why = atomics_check("max_float", &z, gl_rng_next(&rng));
     if (*why)
-        gl_check_fail("max_float called twice on one result, first on values up to 5000, then "
-                      "on n = %d values in [-1000, -1): the second call's %s",
-                      z.n, why);
+        gl_check_fail("max_float called twice on one result, first on values up to 5000, then on "
+                      "n = %d values in [-1000, -1): the second call's %s", z.n, why);
 }
 
 GL_TEST(sum_last_block_sizes, GL_CORRECTNESS, 2, 15, "last-block sum, n = 0 .. 2^20 + 3")
 {
-    static const int sizes[] = {0,    1,    2,   255, 256, 257, 1000, AT_SUM_BLOCKS * AT_BLOCK,
-                                AT_SUM_BLOCKS * AT_BLOCK + 1, BIG};
-    check_sizes("sum_last_block", random_input, sizes, 10);
+    check_sizes("sum_last_block", random_input,
+                SIZES(0, 1, 2, 255, 256, 257, 1000, AT_SUM_BLOCKS * AT_BLOCK,
+                      AT_SUM_BLOCKS * AT_BLOCK + 1, BIG));
 }
 
 GL_TEST(sum_last_block_random, GL_CORRECTNESS, 1, 15, "last-block sum, n drawn from the seed")
@@ -290,25 +278,21 @@ static void check_privatised(const char *kernel, int task)
     gl_ptx_entry e;
     char *ptx = gl_kernel_ptx(kernel, &e);
     if (shared_atomics(&e) == 0)
-        gl_check_fail("%s has no atomic on shared memory (atom.shared) in its PTX: task %d "
-                      "counts into the block's own histogram in __shared__ memory, with "
-                      "atomicAdd, so that only the block's threads contend for a bin",
-                      kernel, task);
+        gl_check_fail("%s has no atomic on shared memory (atom.shared) in its PTX: task %d counts "
+                      "into the block's own histogram in __shared__ memory, with atomicAdd, so "
+                      "that only the block's threads contend for a bin", kernel, task);
     if (gl_ptx_count(&e, "st.shared") == 0)
         gl_check_fail("%s never stores to shared memory (no st.shared in its PTX): the block's "
                       "histogram is not zeroed, and shared memory starts with whatever the last "
-                      "block on that multiprocessor left there",
-                      kernel);
+                      "block on that multiprocessor left there", kernel);
     if (gl_ptx_barriers(&e) < 2)
         gl_check_fail("%s has %d barriers (bar.sync) in its PTX: it needs one after zeroing the "
-                      "histogram (no thread counts into a bin not yet zeroed) and one before "
-                      "the merge (every count is in before it is read)",
-                      kernel, gl_ptx_barriers(&e));
+                      "histogram (no thread counts into a bin not yet zeroed) and one before the "
+                      "merge (every count is in before it is read)", kernel, gl_ptx_barriers(&e));
     if (global_atomics(&e) == 0)
         gl_check_fail("%s has no atomic on global memory in its PTX: the merge adds each bin to "
                       "bins[b] with atomicAdd, since the other blocks add to the same bins (a "
-                      "store would overwrite their counts)",
-                      kernel);
+                      "store would overwrite their counts)", kernel);
     free(ptx);
 }
 
@@ -373,8 +357,7 @@ static void check_ticket_paths(const char *kernel, const gl_last_block *lb)
         gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to its ticket "
                       "(`%s`): it is guarded, and runs only where its predicate holds. Call "
                       "__threadfence() unconditionally between writing the partial and the "
-                      "atomicInc",
-                      kernel, lb->fence.text, lb->ticket.text);
+                      "atomicInc", kernel, lb->fence.text, lb->ticket.text);
     if (lb->apart)
         gl_check_fail("%s may write the partial (`%s`) and draw the ticket (`%s`) on different "
                       "threads: in its PTX they are under different branches, with no "
@@ -393,10 +376,9 @@ static void check_ticket(const char *kernel)
     int found = gl_ptx_last_block(&e, GL_TICKET_INC, 3, &lb);
     free(ptx);
     if (found != 0)
-        gl_check_fail("%s has no atomicInc (atom.inc) in its PTX: each block draws a ticket "
-                      "with atomicInc(counter, gridDim.x - 1), which also wraps the counter "
-                      "back to 0 at the last ticket",
-                      kernel);
+        gl_check_fail("%s has no atomicInc (atom.inc) in its PTX: each block draws a ticket with "
+                      "atomicInc(counter, gridDim.x - 1), which also wraps the counter back to 0 "
+                      "at the last ticket", kernel);
     if (lb.store.at < 0)
         gl_check_fail("%s writes no partial sum to global memory before it draws its ticket "
                       "(no st.global before `%s` in its PTX): block b writes partials[b] first, "
@@ -406,17 +388,15 @@ static void check_ticket(const char *kernel)
         gl_check_fail("%s has no memory fence (membar or fence) in its PTX: without "
                       "__threadfence() between writing the partial and drawing the ticket, the "
                       "last block may draw its ticket before another block's partial is visible "
-                      "to it, and add a stale one",
-                      kernel);
+                      "to it, and add a stale one", kernel);
     if (lb.fence.at < 0 && lb.fence_after.at >= 0)
-        gl_check_fail("%s draws its ticket before its fence: its PTX writes the partial "
-                      "(`%s`), draws the ticket (`%s`), and only then fences (`%s`). A fence "
-                      "orders what the thread did before it: after the atomicInc it is too "
-                      "late, the last block may draw its ticket and add partials[b] before "
-                      "block b's write is visible to it. Call __threadfence() between "
-                      "partials[blockIdx.x] = ... and the atomicInc (a race that shows only "
-                      "rarely: no test run can be relied on to catch it)",
-                      kernel, lb.store.text, lb.ticket.text, lb.fence_after.text);
+        gl_check_fail("%s draws its ticket before its fence: its PTX writes the partial (`%s`), "
+                      "draws the ticket (`%s`), and only then fences (`%s`). A fence orders what "
+                      "the thread did before it: after the atomicInc it is too late, the last "
+                      "block may draw its ticket and add partials[b] before block b's write is "
+                      "visible to it. Call __threadfence() between partials[blockIdx.x] = ... and "
+                      "the atomicInc (a race that shows only rarely: no test run can be relied on "
+                      "to catch it)", kernel, lb.store.text, lb.ticket.text, lb.fence_after.text);
     if (lb.fence.at < 0 && lb.block_fence.at >= 0)
         gl_check_fail("%s fences with `%s` between the partial and the ticket: that is "
                       "__threadfence_block(), which orders memory for the block's own threads "
@@ -430,11 +410,10 @@ static void check_ticket(const char *kernel)
                       "before the atomicInc",
                       kernel, lb.fence_before.text, lb.store.text, lb.ticket.text);
     if (lb.fence.at < 0)
-        gl_check_fail("%s has no __threadfence() (membar.gl or fence.sc.gpu) between writing "
-                      "the partial (`%s`) and drawing the ticket (`%s`) in its PTX: without it "
-                      "the last block may draw its ticket before another block's partial is "
-                      "visible to it, and add a stale one",
-                      kernel, lb.store.text, lb.ticket.text);
+        gl_check_fail("%s has no __threadfence() (membar.gl or fence.sc.gpu) between writing the "
+                      "partial (`%s`) and drawing the ticket (`%s`) in its PTX: without it the "
+                      "last block may draw its ticket before another block's partial is visible "
+                      "to it, and add a stale one", kernel, lb.store.text, lb.ticket.text);
     check_ticket_paths(kernel, &lb);
     gl_test_note("%s: `%s`, then `%s`, then `%s`", kernel, lb.store.text, lb.fence.text,
                  lb.ticket.text);
@@ -470,6 +449,9 @@ GL_FASTER(bins_vs_global_uniform, 4, "any bin count faster, uniform",
 
 /* ---- profile: Nsight Compute counters ---- */
 
+/* warp-level global atomics / (AT_BINS x blocks), well inside what the reference shows (README.md
+ * has the measured numbers): a verdict must not flip between runs */
+#define MAX_GLOBAL_ATOMICS_PER_BIN_PER_BLOCK 1.1
 static const char *const atomic_metrics[] = {"smsp__sass_inst_executed_op_global_atom.sum",
                                              "smsp__sass_inst_executed_op_global_red.sum",
                                              "launch__grid_size"};

@@ -1,39 +1,32 @@
 /* 10-reduction.c: the grader's suite for lab 10-reduction.
  *
- *   correctness  every launcher on tiny, odd and large n (each a multiple of 32,
- *                of the blocks' 256, 512 and 1024 elements, or not; the
- *                grid-stride ones also on whole multiples of four grid strides
- *                and with a tail of three), and on an n drawn from the run's
- *                seed: exact on floats that are small integers (every partial
- *                sum is an integer below 2^24, so every order of the additions
- *                gives the exact sum) and within an error bound on random
- *                floats; ints exact, also when the sum wraps past 2^31; each n
- *                twice on the same buffers with new numbers (a launcher sums
- *                the input it is given, it does not remember a call); *sum and
- *                partial poisoned, guard zones around sum, partial and in, `in`
- *                unchanged, the elements past n set to a value that a read past
- *                n would add; the grid-stride ones also at in + 1;
- *                reduce_last_block gives the same bits every run and the next
- *                call is still right (the counter resets); the launchers
- *                return at once
- *   technique    the kernels each launcher really ran (lab.c's description):
- *                the sequential tree has no tid % (2 s) (no rem in its PTX; the
- *                given interleaved one has, so the test can tell) and a barrier
- *                per step; the shuffle and grid-stride kernels use
- *                shfl.sync.down; the grid-stride kernels add with a global
- *                atomic; the last-block kernel draws its ticket with atomicInc,
- *                adds no atomic, and has a device-wide fence between the store
- *                of its partial and the ticket
- *   performance  timed by the judge on fresh inputs every call (lab.c's problem,
- *                2^28 elements each), every sum checked: sequential and shuffle
- *                against the lab's own interleaved kernel; the grid-stride and
- *                last-block launchers against the copy bandwidth (cudaMemcpy
- *                device to device of the same bytes, timed the same way, no
- *                subject alive)
+ *   correctness  every launcher on tiny, odd and large n (each a multiple of 32, of the blocks'
+ *                256, 512 and 1024 elements, or not; the grid-stride ones also on whole
+ *                multiples of four grid strides and with a tail of three), and on an n drawn
+ *                from the run's seed: exact on floats that are small integers (every partial sum
+ *                is an integer below 2^24, so every order of the additions gives the exact sum)
+ *                and within an error bound on random floats; ints exact, also when the sum wraps
+ *                past 2^31; each n twice on the same buffers with new numbers (a launcher sums
+ *                the input it is given, it does not remember a call); *sum and partial poisoned,
+ *                guard zones around sum, partial and in, `in` unchanged, the elements past n set
+ *                to a value that a read past n would add; the grid-stride ones also at in + 1;
+ *                reduce_last_block gives the same bits every run and the next call is still
+ *                right (the counter resets); the launchers return at once
+ *   technique    the kernels each launcher really ran (lab.c's description): the sequential tree
+ *                has no tid % (2 s) (no rem in its PTX; the given interleaved one has, so the
+ *                test can tell) and a barrier per step; the shuffle and grid-stride kernels use
+ *                shfl.sync.down; the grid-stride kernels add with a global atomic; the
+ *                last-block kernel draws its ticket with atomicInc, adds no atomic, and has a
+ *                device-wide fence between the store of its partial and the ticket
+ *   performance  timed by the judge on fresh inputs every call (lab.c's problem, 2^28 elements
+ *                each), every sum checked: sequential and shuffle against the lab's own
+ *                interleaved kernel; the grid-stride and last-block launchers against the copy
+ *                bandwidth (cudaMemcpy device to device of the same bytes, timed the same way,
+ *                no subject alive)
  *
- * No profile tests: the counters that tell the rungs apart (threads per
- * instruction, shared wavefronts) are dominated by the loads and the rem's
- * own instructions; the timings say it better. */
+ * No profile tests: the counters that tell the rungs apart (threads per instruction, shared
+ * wavefronts) are dominated by the loads and the rem's own instructions; the timings say it
+ * better. */
 #include "grader.h"
 #include "inspect.h"
 
@@ -51,9 +44,8 @@ static const int small[] = {0,   1,   2,   31,   32,   33,   255,  256,
 #define NSMALL ((int)(sizeof small / sizeof small[0]))
 static const int large[] = {BIG, HUGE_N};
 
-/* The grid-stride launchers' stride on this GPU (reduce_grid in the
- * starting file): REDUCE_BLOCKS_PER_SM blocks per SM, at most
- * REDUCE_MAX_BLOCKS, of REDUCE_GRID_THREADS threads. */
+/* The grid-stride launchers' stride on this GPU (reduce_grid in the starting file):
+ * REDUCE_BLOCKS_PER_SM blocks per SM, at most REDUCE_MAX_BLOCKS, of REDUCE_GRID_THREADS threads. */
 static int grid_stride(void)
 {
     gl_device_info info;
@@ -65,10 +57,9 @@ static int grid_stride(void)
     return blocks * REDUCE_GRID_THREADS;
 }
 
-/* Each n of sizes twice on the same buffers: first integer-valued floats
- * (exact; n <= 2^20; random floats above) or ints, then new random ones; with
- * at_in_plus_1, a third time at in + 1. A launcher that remembers an earlier
- * call, or leaves state behind it, is wrong on the second. */
+/* Each n of sizes twice on the same buffers: first integer-valued floats (exact; n <= 2^20;
+ * random floats above) or ints, then new random ones; with at_in_plus_1, a third time at in + 1.
+ * A launcher that remembers an earlier call, or leaves state behind it, is wrong on the second. */
 static void check_sizes(const char *name, const int *sizes, int nsizes, int at_in_plus_1,
                         reduce_input ints, gl_rng *rng)
 {
@@ -109,8 +100,8 @@ static void check_list(const char *name, const int *sizes, int nsizes, int at_in
     check_sizes(name, sizes, nsizes, at_in_plus_1, REDUCE_SMALL_INTS, &rng);
 }
 
-/* The grid-stride launchers: also n = 4 grid strides (the unrolled loop
- * only, no tail) and 7 strides - 1 (a tail of three strides but one element). */
+/* The grid-stride launchers: also n = 4 grid strides (the unrolled loop only, no tail) and 7
+ * strides - 1 (a tail of three strides but one element). */
 static void check_grid(const char *name)
 {
     int stride = grid_stride(), sizes[4] = {BIG, HUGE_N, 4 * stride, 7 * stride - 1};
@@ -175,15 +166,15 @@ GL_TEST(grid_stride_int_wraps, GL_CORRECTNESS, 2, 15, "grid-stride int, a sum th
 
 GRID_TESTS(last_block, "last block")
 
-/* Three calls in a row on the same input: each right, all the same bits
- * (a fixed order of the additions), and each after the previous one left
- * the counter where the next call needs it. */
+/* Three calls in a row on the same input: each right, all the same bits (a fixed order of the
+ * additions), and each after the previous one left the counter where the next call needs it. */
 GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a row, same bits")
 {
     reduce_bufs b;
     reduce_data d;
     unsigned bits[3];
     char why[2048];
+    float first, last; /* call 1's sum and the one that differs */
     gl_rng rng;
     int nth;
     gl_test_rng(&rng);
@@ -204,17 +195,14 @@ GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a ro
                       nth > 0 ? " This is not the first call: blocks_done must be back at 0 "
                                  "after each launch (atomicInc with gridDim.x - 1 wraps it at "
                                  "the last ticket)" : "");
-    {
-        float a, c;
-        memcpy(&a, &bits[0], sizeof a);
-        memcpy(&c, &bits[nth], sizeof c);
-        gl_check_fail("reduce_last_block gave %.9g on call 1 and %.9g on call %d, on the same "
-                      "input: the order of the additions changed between runs. The last block "
-                      "adds partial[0 .. gridDim.x - 1] in a fixed order (thread t takes t, "
-                      "t + blockDim.x, ..., then block_sum), and each block's partial comes from "
-                      "the same elements in the same order; no float atomicAdd",
-                      (double)a, (double)c, nth + 1);
-    }
+    memcpy(&first, &bits[0], sizeof first);
+    memcpy(&last, &bits[nth], sizeof last);
+    gl_check_fail("reduce_last_block gave %.9g on call 1 and %.9g on call %d, on the same "
+                  "input: the order of the additions changed between runs. The last block "
+                  "adds partial[0 .. gridDim.x - 1] in a fixed order (thread t takes t, "
+                  "t + blockDim.x, ..., then block_sum), and each block's partial comes from "
+                  "the same elements in the same order; no float atomicAdd",
+                  (double)first, (double)last, nth + 1);
 }
 
 /* The launcher only enqueues its work: n = 2^20 + 3 behind a 150 ms kernel. */
@@ -231,9 +219,8 @@ ASYNC(last_block, 2, "last block")
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 
-/* The kernels the launcher really ran (the starting file's name without a
- * GPU), but the given second launch, sum_partials_kernel: the lesson is in
- * the first. */
+/* The kernels the launcher really ran (the starting file's name without a GPU), but the given
+ * second launch, sum_partials_kernel: the lesson is in the first. */
 static int technique_kernels(const char *launcher, const char *named, char (*names)[224], int max)
 {
     int n = gl_technique_kernels(launcher, named, names, max), i, kept = 0;
@@ -242,16 +229,15 @@ static int technique_kernels(const char *launcher, const char *named, char (*nam
             memmove(names[kept++], names[i], sizeof names[i]);
     if (kept == 0)
         gl_check_fail("%s launched only the given sum_partials_kernel, the second launch: the "
-                      "blocks' sums are the first launch's work (%s)",
-                      launcher, named);
+                      "blocks' sums are the first launch's work (%s)", launcher, named);
     return kept;
 }
 #define FOR_EACH_KERNEL(launcher, named, k)                                                   \
     GL_FOR_EACH_KERNEL_OF(technique_kernels, launcher, named, k)
 
-/* A warp's sum in registers: shuffles down (__shfl_down_sync), butterflies
- * (__shfl_xor_sync, the handout's alternative, cg::reduce on older GPUs) or the
- * warp-wide reduction instruction (cg::reduce, __reduce_add_sync: redux.sync). */
+/* A warp's sum in registers: shuffles down (__shfl_down_sync), butterflies (__shfl_xor_sync, the
+ * handout's alternative, cg::reduce on older GPUs) or the warp-wide reduction instruction
+ * (cg::reduce, __reduce_add_sync: redux.sync). */
 static int shuffles_down(const gl_ptx_entry *e)
 {
     return gl_ptx_count_with(e, "shfl", ".down") + gl_ptx_count_with(e, "shfl", ".bfly") +
@@ -271,10 +257,9 @@ static void check_tree(const char *kernel)
                       "works on the __shared__ sdata[]",
                       kernel, gl_ptx_count(&e, "ld.shared"), gl_ptx_count(&e, "st.shared"));
     if (gl_ptx_barriers(&e) < 2)
-        gl_check_fail("%s has %d barrier(s) in its PTX: it needs one after the load and one "
-                      "after every step of the tree (a missing one passes most runs and fails "
-                      "some: the next step reads what other warps wrote)",
-                      kernel, gl_ptx_barriers(&e));
+        gl_check_fail("%s has %d barrier(s) in its PTX: it needs one after the load and one after "
+                      "every step of the tree (a missing one passes most runs and fails some: the "
+                      "next step reads what other warps wrote)", kernel, gl_ptx_barriers(&e));
     free(ptx);
 }
 
@@ -303,12 +288,10 @@ static void check_last_warp(const char *kernel)
                           : "");
     if (gl_ptx_barriers(&e) < 2)
         gl_check_fail("%s has %d barrier(s) in its PTX: one after the load and one after every "
-                      "step of the tree in shared memory",
-                      kernel, gl_ptx_barriers(&e));
+                      "step of the tree in shared memory", kernel, gl_ptx_barriers(&e));
     if (gl_ptx_count(&e, "ld.shared") == 0)
-        gl_check_fail("%s reads no shared memory: task 3 keeps task 2's tree down to 64 sums "
-                      "and shuffles only in the last warp",
-                      kernel);
+        gl_check_fail("%s reads no shared memory: task 3 keeps task 2's tree down to 64 sums and "
+                      "shuffles only in the last warp", kernel);
     free(ptx);
 }
 
@@ -324,27 +307,21 @@ static void check_grid_stride_kernel(const char *kernel)
     int adds = gl_ptx_count_with(&e, "atom", ".add") + gl_ptx_count_with(&e, "red", ".add");
     if (shuffles_down(&e) == 0)
         gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: "
-                      "task 4's block_sum adds within each warp with __shfl_down_sync "
-                      "(warp_sum)",
+                      "task 4's block_sum adds within each warp with __shfl_down_sync (warp_sum)",
                       kernel);
     if (adds == 0)
         gl_check_fail("%s has no atomic add in its PTX: each block adds its sum to *sum with "
-                      "atomicAdd (one launch, no partials)",
-                      kernel);
+                      "atomicAdd (one launch, no partials)", kernel);
     free(ptx);
 }
 
 GL_TEST(grid_stride_shuffle_atomic, GL_TECHNIQUE, 3, 10,
         "grid-stride: shuffles and one atomic add per block")
 {
-    {
-        FOR_EACH_KERNEL("reduce_grid_stride", "reduce_grid_stride_kernel", k)
-            check_grid_stride_kernel(k);
-    }
-    {
-        FOR_EACH_KERNEL("reduce_grid_stride_int", "reduce_grid_stride_int_kernel", k)
-            check_grid_stride_kernel(k);
-    }
+    FOR_EACH_KERNEL("reduce_grid_stride", "reduce_grid_stride_kernel", k)
+        check_grid_stride_kernel(k);
+    FOR_EACH_KERNEL("reduce_grid_stride_int", "reduce_grid_stride_int_kernel", k_int)
+        check_grid_stride_kernel(k_int);
 }
 
 /* A ticket: atomicInc (it wraps the counter back to 0 at the last ticket), or an integer
@@ -373,17 +350,14 @@ static void check_ticket(const char *kernel)
     if (tickets(&e) == 0)
         gl_check_fail("%s draws no ticket (no atom.inc, no integer atom.add in its PTX): each "
                       "block draws one with atomicInc(&blocks_done, gridDim.x - 1), which also "
-                      "wraps the counter back to 0 at the last ticket",
-                      kernel);
+                      "wraps the counter back to 0 at the last ticket", kernel);
     if (float_adds(&e) > 0)
         gl_check_fail("%s adds floats with atomicAdd: task 5 combines the blocks by the last "
                       "block alone, in a fixed order, so that the float sum is the same bits "
-                      "every run",
-                      kernel);
+                      "every run", kernel);
     if (shuffles_down(&e) == 0)
         gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync): it uses task "
-                      "4's block_sum",
-                      kernel);
+                      "4's block_sum", kernel);
     free(ptx);
 }
 
@@ -430,12 +404,10 @@ static void check_fence(const char *kernel)
     if (found != 0)
         gl_check_fail("%s draws no ticket with atomicInc or an integer atomicAdd (no atom.inc or "
                       "atom.add.u32 in its PTX), so there is no order of the partial, the fence "
-                      "and the ticket to check",
-                      kernel);
+                      "and the ticket to check", kernel);
     if (lb.store.at < 0)
-        gl_check_fail("%s stores nothing to global memory before its atomicInc: each block "
-                      "writes partial[blockIdx.x] first, then __threadfence(), then draws its "
-                      "ticket",
+        gl_check_fail("%s stores nothing to global memory before its atomicInc: each block writes "
+                      "partial[blockIdx.x] first, then __threadfence(), then draws its ticket",
                       kernel);
     if (lb.fence.at >= 0 && !lb.skipped && !lb.apart)
         return;
@@ -443,8 +415,7 @@ static void check_fence(const char *kernel)
                   "whole GPU lets the last block read a stale partial[] and add it: a rare race, "
                   "which passes almost every run and fails some. In that order, by the same "
                   "thread: partial[blockIdx.x] = v; __threadfence(); ticket = "
-                  "atomicInc(&blocks_done, gridDim.x - 1)",
-                  kernel, fence_fault(&lb));
+                  "atomicInc(&blocks_done, gridDim.x - 1)", kernel, fence_fault(&lb));
 }
 
 GL_TEST(last_block_fence, GL_TECHNIQUE, 1, 10,
