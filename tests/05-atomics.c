@@ -48,9 +48,8 @@ static void check(const char *launcher, at_size *z, gl_rng *rng)
 static void check_sizes(const char *launcher, at_size z, const int *sizes, int count)
 {
     gl_rng rng;
-    int s;
     gl_test_rng(&rng);
-    for (s = 0; s < count; s++) {
+    for (int s = 0; s < count; s++) {
         at_size one = z; /* a fresh result or counter */
         one.n = sizes[s];
         check(launcher, &one, &rng);
@@ -61,9 +60,8 @@ static void check_sizes(const char *launcher, at_size z, const int *sizes, int c
 static void check_values(const int *nbins, int count, int n, double hot)
 {
     gl_rng rng;
-    int k;
     gl_test_rng(&rng);
-    for (k = 0; k < count; k++) {
+    for (int k = 0; k < count; k++) {
         at_size z = {.n = n, .nbins = nbins[k], .hot = hot, .hot_bin = nbins[k] - 1, .chunk = 1};
         check("histogram_bins", &z, &rng);
     }
@@ -122,12 +120,10 @@ GL_TEST(histogram_bins_random, GL_CORRECTNESS, 1, 15,
         "any bin count, n and nbins drawn from the seed")
 {
     gl_rng rng;
-    int n, nbins;
-    double hot;
     gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 3000000);
-    nbins = (int)gl_rng_range(&rng, 1, AT_MAX_BINS);
-    hot = gl_rng_range(&rng, 0, 1) ? HOT_SKEWED : 0.0;
+    int n = (int)gl_rng_range(&rng, 1, 3000000);
+    int nbins = (int)gl_rng_range(&rng, 1, AT_MAX_BINS);
+    double hot = gl_rng_range(&rng, 0, 1) ? HOT_SKEWED : 0.0;
     check_values(&nbins, 1, n, hot);
 }
 
@@ -165,13 +161,12 @@ GL_TEST(max_float_random, GL_CORRECTNESS, 1, 15, "float maximum, n drawn from th
 GL_TEST(max_float_twice, GL_CORRECTNESS, 2, 15, "float maximum, two calls, one result")
 {
     at_size z = {.n = BIG, .input = AT_MAX_LAST};
-    const char *why;
     gl_rng rng;
     gl_test_rng(&rng);
     check("max_float", &z, &rng);
     z.input = AT_NEGATIVE;
     z.again = 1;
-    why = atomics_check("max_float", &z, gl_rng_next(&rng));
+    const char *why = atomics_check("max_float", &z, gl_rng_next(&rng));
     if (*why)
         gl_check_fail("max_float called twice on one result, first on values up to 5000, then on "
                       "n = %d values in [-1000, -1): the second call's %s", z.n, why);
@@ -196,12 +191,10 @@ GL_TEST(sum_last_block_repeated, GL_CORRECTNESS, 2, 15, "last-block sum, three c
     static const int sizes[] = {BIG, 1000, BIG};
     at_size z = {.input = AT_RANDOM, .left = 0};
     gl_rng rng;
-    int k;
     gl_test_rng(&rng);
-    for (k = 0; k < 3; k++) {
-        const char *why;
+    for (int k = 0; k < 3; k++) {
         z.n = sizes[k];
-        why = atomics_check("sum_last_block", &z, gl_rng_next(&rng));
+        const char *why = atomics_check("sum_last_block", &z, gl_rng_next(&rng));
         if (*why)
             gl_check_fail("sum_last_block, call %d of 3 in a row on one counter (n = %d): %s",
                           k + 1, sizes[k], why);
@@ -225,12 +218,12 @@ ASYNC(sum_last_block, 1, "last-block sum")
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 
-/* The source names of n kernels, in place: _Z23histogram_shared_kernelPjPKhi and
- * histogram_shared_kernel(unsigned int*, ...) become histogram_shared_kernel. */
-static int source_names(char (*names)[224], int n)
+/* The kernels the launcher really ran, by their source names: _Z23histogram_shared_kernelPjPKhi
+ * and histogram_shared_kernel(unsigned int*, ...) become histogram_shared_kernel. */
+static int atomics_kernels(const char *launcher, const char *named, char (*names)[224], int max)
 {
-    int i;
-    for (i = 0; i < n; i++) {
+    int n = gl_technique_kernels(launcher, named, names, max);
+    for (int i = 0; i < n; i++) {
         char *s = names[i], *end;
         long len;
         if (!strncmp(s, "_Z", 2) && isdigit((unsigned char)s[2]) &&
@@ -240,12 +233,6 @@ static int source_names(char (*names)[224], int n)
             *end = '\0';
     }
     return n;
-}
-
-/* The kernels the launcher really ran, by their source names. */
-static int atomics_kernels(const char *launcher, const char *named, char (*names)[224], int max)
-{
-    return source_names(names, gl_technique_kernels(launcher, named, names, max));
 }
 #define FOR_EACH_KERNEL(launcher, named, k)                                                   \
     GL_FOR_EACH_KERNEL_OF(atomics_kernels, launcher, named, k)
@@ -272,11 +259,12 @@ static void check_baseline_global(const char *kernel)
     free(ptx);
 }
 
-/* The three steps of a privatised histogram, in the kernel's PTX. */
+/* The three steps of a privatised histogram, in the kernel's PTX; task 1's histogram in full. */
 static void check_privatised(const char *kernel, int task)
 {
     gl_ptx_entry e;
     char *ptx = gl_kernel_ptx(kernel, &e);
+    long bytes;
     if (shared_atomics(&e) == 0)
         gl_check_fail("%s has no atomic on shared memory (atom.shared) in its PTX: task %d counts "
                       "into the block's own histogram in __shared__ memory, with atomicAdd, so "
@@ -294,22 +282,20 @@ static void check_privatised(const char *kernel, int task)
                       "bins[b] with atomicAdd, since the other blocks add to the same bins (a "
                       "store would overwrite their counts)", kernel);
     free(ptx);
+    if (task != 1) /* task 2's histogram is extern __shared__, as large as nbins */
+        return;
+    bytes = gl_kernel_shared_bytes(kernel, "Task 1 counts into a block histogram, "
+                                           "__shared__ unsigned hist[AT_BINS]");
+    if (bytes < AT_BINS * (long)sizeof(unsigned))
+        gl_check_fail("%s's largest __shared__ array has %ld bytes: the block's histogram needs "
+                      "one unsigned per bin, %d bytes",
+                      kernel, bytes, AT_BINS * (int)sizeof(unsigned));
 }
 
 GL_TEST(histogram_shared_privatised, GL_TECHNIQUE, 3, 10, "privatised: shared atomics, merge")
 {
     check_baseline_global("histogram_global_kernel");
-    FOR_EACH_KERNEL("histogram_shared", "histogram_shared_kernel", k)
-    {
-        long bytes;
-        check_privatised(k, 1);
-        bytes = gl_kernel_shared_bytes(k, "Task 1 counts into a block histogram, "
-                                          "__shared__ unsigned hist[AT_BINS]");
-        if (bytes < AT_BINS * (long)sizeof(unsigned))
-            gl_check_fail("%s's largest __shared__ array has %ld bytes: the block's histogram "
-                          "needs one unsigned per bin, %d bytes",
-                          k, bytes, AT_BINS * (int)sizeof(unsigned));
-    }
+    FOR_EACH_KERNEL("histogram_shared", "histogram_shared_kernel", k) check_privatised(k, 1);
 }
 
 GL_TEST(histogram_bins_privatised, GL_TECHNIQUE, 3, 10, "any bin count: privatised")
@@ -343,29 +329,6 @@ GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
  * must stand between the write of the partial and the atomicInc on every path to the
  * atomicInc. The race it prevents shows only rarely: no test run can be relied on to
  * catch it, the PTX can (inspect_fence.c reads the pattern; the verdicts are this lab's). */
-
-/* The fence is in place, between the partial and the ticket: does every path to the ticket
- * pass it, on the thread that wrote the partial? */
-static void check_ticket_paths(const char *kernel, const gl_last_block *lb)
-{
-    if (lb->skipped && lb->skip.at >= 0)
-        gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to its ticket "
-                      "(`%s`): the branch `%s` jumps past it. Call __threadfence() "
-                      "unconditionally between writing the partial and the atomicInc",
-                      kernel, lb->fence.text, lb->ticket.text, lb->skip.text);
-    if (lb->skipped)
-        gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to its ticket "
-                      "(`%s`): it is guarded, and runs only where its predicate holds. Call "
-                      "__threadfence() unconditionally between writing the partial and the "
-                      "atomicInc", kernel, lb->fence.text, lb->ticket.text);
-    if (lb->apart)
-        gl_check_fail("%s may write the partial (`%s`) and draw the ticket (`%s`) on different "
-                      "threads: in its PTX they are under different branches, with no "
-                      "__syncthreads() (bar.sync) between them, and a fence orders only what its "
-                      "own thread did before it. Write partials[blockIdx.x], call "
-                      "__threadfence() and draw the ticket on the same thread",
-                      kernel, lb->store.text, lb->ticket.text);
-}
 
 static void check_ticket(const char *kernel)
 {
@@ -414,7 +377,25 @@ static void check_ticket(const char *kernel)
                       "partial (`%s`) and drawing the ticket (`%s`) in its PTX: without it the "
                       "last block may draw its ticket before another block's partial is visible "
                       "to it, and add a stale one", kernel, lb.store.text, lb.ticket.text);
-    check_ticket_paths(kernel, &lb);
+    /* the fence is in place, between the partial and the ticket: does every path to the ticket
+     * pass it, on the thread that wrote the partial? */
+    if (lb.skipped && lb.skip.at >= 0)
+        gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to its ticket "
+                      "(`%s`): the branch `%s` jumps past it. Call __threadfence() "
+                      "unconditionally between writing the partial and the atomicInc",
+                      kernel, lb.fence.text, lb.ticket.text, lb.skip.text);
+    if (lb.skipped)
+        gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to its ticket "
+                      "(`%s`): it is guarded, and runs only where its predicate holds. Call "
+                      "__threadfence() unconditionally between writing the partial and the "
+                      "atomicInc", kernel, lb.fence.text, lb.ticket.text);
+    if (lb.apart)
+        gl_check_fail("%s may write the partial (`%s`) and draw the ticket (`%s`) on different "
+                      "threads: in its PTX they are under different branches, with no "
+                      "__syncthreads() (bar.sync) between them, and a fence orders only what its "
+                      "own thread did before it. Write partials[blockIdx.x], call "
+                      "__threadfence() and draw the ticket on the same thread",
+                      kernel, lb.store.text, lb.ticket.text);
     gl_test_note("%s: `%s`, then `%s`, then `%s`", kernel, lb.store.text, lb.fence.text,
                  lb.ticket.text);
 }
