@@ -643,18 +643,6 @@ gl_problem cm_problem(const char *launcher, void *size)
 
 /* ---- the demo's table ---- */
 
-typedef struct {
-    const gl_problem *p;
-    const char *launcher;
-    void *buf[GL_PROBLEM_BUFS];
-} demo_job;
-
-static void demo_call(void *arg)
-{
-    demo_job *j = arg;
-    j->p->call(j->p->ctx, j->launcher, j->buf);
-}
-
 /* A variant's name in the table (a lookup's says its indices; with taps, its taps after it:
  * "convolve_long 64"). */
 static void demo_label(const cm_variant *v, int taps, char *label, size_t len)
@@ -668,41 +656,26 @@ static void demo_label(const cm_variant *v, int taps, char *label, size_t len)
 }
 
 /* One variant at n outputs, checked on its problem (which also sets its constant data), then
- * timed on one set of buffers, its inputs made from the run's seed: ms per call, or -1 when
- * it is wrong (said on stdout). work: its operations per call. */
+ * timed on one set of buffers, its inputs made from the run's seed (gl_problem_time_ms): ms per
+ * call, or -1 when it is wrong (said on stdout). work: its operations per call. */
 static double demo_row(const cm_variant *v, int n, double *work)
 {
     static cm_size z; /* one row's at a time */
-    gl_buf b[GL_PROBLEM_BUFS];
-    demo_job j = {NULL, v->launcher, {NULL}};
     gl_problem p;
     const char *why;
     char label[96];
-    double ms;
-    int k;
     z = (cm_size){.n = n, .ntaps = v->ntaps, .uniform = v->uniform};
     p = cm_problem(v->launcher, &z);
     *work = p.work;
     why = gl_problem_check(v->launcher, &p, gl_seed());
-    if (*why) {
-        demo_label(v, 0, label, sizeof label);
-        if (v->ntaps)
-            printf("%s with %d taps is WRONG: %s\n", label, v->ntaps, why);
-        else
-            printf("%s is WRONG: %s\n", label, why);
-        return -1.0;
-    }
-    j.p = &p;
-    for (k = 0; k < p.inputs + p.outputs; k++) {
-        b[k] = gl_buf_alloc(p.buf[k].bytes, 0);
-        j.buf[k] = b[k].ptr;
-        if (k < p.inputs)
-            p.make(p.ctx, k, j.buf[k], gl_problem_seed(gl_seed(), k));
-    }
-    ms = gl_time_ms(demo_call, &j, gl_timing_default());
-    for (k = 0; k < p.inputs + p.outputs; k++)
-        gl_buf_free(&b[k]);
-    return ms;
+    if (!*why)
+        return gl_problem_time_ms(v->launcher, &p, gl_seed());
+    demo_label(v, 0, label, sizeof label);
+    if (v->ntaps)
+        printf("%s with %d taps is WRONG: %s\n", label, v->ntaps, why);
+    else
+        printf("%s is WRONG: %s\n", label, why);
+    return -1.0;
 }
 
 int cm_demo_table(const cm_variant *v, int nv, int n, const gl_demo_args *args)
