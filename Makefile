@@ -3,8 +3,8 @@
 # How a lab is built (labs/NN-slug/):
 #   demo.c + lab.c + baselines.cu + slug.cu + common/  ->  build/labs/NN-slug/demo  (make run)
 #   the same with solutions/NN-slug/slug.cu    ->  build/solutions/NN-slug/demo  (make demo)
-#   lab.c describes the lab once (launchers, inputs, reference, checks): the demo and the
-#   grader both use it.
+#   lab.c (and any other .c of the folder but demo.c) describes the lab once (launchers,
+#   inputs, reference, checks): the demo and the grader both use it.
 # How a lab is graded (make check SRC=dir):
 #   dir/NN-slug/slug.cu, compiled alone with only the lab's header in sight
 #     (tools/compile-submission)  ->  build/grade/<dir>/NN-slug/: submission.so,
@@ -111,6 +111,8 @@ lab_so_libs = $(if $(filter $(1),$(CUBLAS_LABS)),$(BUILD)/common/gl_cublas.o -lc
 # release (tools/release makes it), which must not hand that answer out as source. Each is
 # compiled for this GPU into a fatbinary, linked in as the array gl_compiled_NAME.
 compiled_of = $(sort $(basename $(notdir $(wildcard labs/$(1)/compiled/*.cu labs/$(1)/compiled/*.ptx))))
+# a lab's description: lab.c, and any other .c of its folder but demo.c (a long check of its own)
+lab_objs = $(patsubst labs/%.c,$(BUILD)/labs/%.o,$(filter-out labs/$(1)/demo.c,$(wildcard labs/$(1)/*.c)))
 compiled_objs = $(foreach k,$(call compiled_of,$(1)),$(BUILD)/labs/$(1)/compiled/$(k).fatbin.o)
 compiled_ptx = $(foreach k,$(call compiled_of,$(1)),$(BUILD)/labs/$(1)/compiled/$(k).ptx)
 .SECONDARY: $(foreach l,$(LABS),$(patsubst %.o,%,$(call compiled_objs,$(l))))
@@ -252,10 +254,10 @@ NOT_COMPILED := awk '/ DID NOT COMPILE: / { nc = 1; n = 0; pts = 0; said = 0 } \
 # ---- per lab: $(1) = 08-transpose, $(2) = transpose ----
 define LAB_RULES
 # a demo finds the lab's launchers by name (gl_exec): -rdynamic exports them
-$(BUILD)/labs/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/lab.o \
+$(BUILD)/labs/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(call lab_objs,$(1)) \
                          $(BUILD)/labs/$(1)/baselines.o $(call compiled_objs,$(1)) $(BUILD)/labs/$(1)/$(2).o $(LIB)
 	$$(call say,LINK,$$@) $(CC) -rdynamic $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
-$(BUILD)/solutions/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(BUILD)/labs/$(1)/lab.o \
+$(BUILD)/solutions/$(1)/demo: $(BUILD)/labs/$(1)/demo.o $(call lab_objs,$(1)) \
                               $(BUILD)/labs/$(1)/baselines.o $(call compiled_objs,$(1)) \
                               $(BUILD)/solutions/$(1)/$(2).o $(LIB)
 	$$(call say,LINK,$$@) $(CC) -rdynamic $$^ $(call lab_libs,$(1)) $(CUDA_LIBS) -o $$@
@@ -263,8 +265,8 @@ $(BUILD)/labs/$(1)/demo.o: labs/$(1)/demo.c labs/$(1)/lab.h labs/$(1)/$(2).h $(C
                           $(TOOLCHAIN_STAMP)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) -Ilabs/$(1) -c $$< -o $$@
-$(BUILD)/labs/$(1)/lab.o: labs/$(1)/lab.c labs/$(1)/lab.h labs/$(1)/$(2).h $(COMMON_HEADERS) \
-                         $(TOOLCHAIN_STAMP)
+$(BUILD)/labs/$(1)/%.o: labs/$(1)/%.c labs/$(1)/lab.h labs/$(1)/$(2).h $(COMMON_HEADERS) \
+                       $(TOOLCHAIN_STAMP)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$<) $(CC) $(KIT_CFLAGS) -Ilabs/$(1) -c $$< -o $$@
 $(BUILD)/labs/$(1)/%.o: labs/$(1)/%.cu labs/$(1)/$(2).h $(TOOLCHAIN_STAMP)
@@ -290,15 +292,15 @@ $(BUILD)/labs/$(1)/compiled/%.fatbin.o: $(BUILD)/labs/$(1)/compiled/%.fatbin
 # the grader: the judge (the lab's suite and description), the subject (the description's
 # launcher table; it exports the CUDA calls it records: -rdynamic), and the given baselines
 # built from the kit's own copy
-$(BUILD)/tests/$(1)/runner: $(BUILD)/tests/$(1)/suite.o $(call suite_kernels,$(1)) $(BUILD)/labs/$(1)/lab.o \
+$(BUILD)/tests/$(1)/runner: $(BUILD)/tests/$(1)/suite.o $(call suite_kernels,$(1)) $(call lab_objs,$(1)) \
                             $(GRADER_OBJS) $(LIB) $(BUILD)/tests/$(1)/baselines.so $(BUILD)/tests/$(1)/subject
 	$$(call say,LINK,$$@) $(CC) $(BUILD)/tests/$(1)/suite.o $(call suite_kernels,$(1)) \
-	    $(BUILD)/labs/$(1)/lab.o $(GRADER_OBJS) $(LIB) $(CHECK_LIBS) $(CUDA_LIBS) -o $$@
+	    $(call lab_objs,$(1)) $(GRADER_OBJS) $(LIB) $(CHECK_LIBS) $(CUDA_LIBS) -o $$@
 # a suite's own kernels (tests/NN-slug.cu, where there is one): the judge's checks on the GPU
 $(BUILD)/tests/$(1)/suite_kernels.o: tests/$(1).cu labs/$(1)/$(2).h $(COMMON_HEADERS) $(TOOLCHAIN_STAMP)
 	@mkdir -p $$(@D)
 	$$(call say,NVCC,$$<) $(NVCC) $(NVFLAGS) -Ilabs/$(1) -c $$< -o $$@
-$(BUILD)/tests/$(1)/subject: $(SUBJECT_OBJS) $(BUILD)/labs/$(1)/lab.o $(LIB)
+$(BUILD)/tests/$(1)/subject: $(SUBJECT_OBJS) $(call lab_objs,$(1)) $(LIB)
 	$$(call say,LINK,$$@) $(CC) -rdynamic -Wl,-z,now $$^ $(CUDA_LIBS) -o $$@
 $(BUILD)/tests/$(1)/suite.o: tests/$(1).c labs/$(1)/lab.h labs/$(1)/$(2).h $(GRADER_HEADERS) \
                              $(TOOLCHAIN_STAMP)

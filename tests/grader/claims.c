@@ -22,6 +22,7 @@ double gl_timed_ms(const char *launcher, const char *on, gl_problem *p)
 typedef struct {
     double ms, rate;
     char said[96]; /* "moves 1643 GB/s", or "takes 1.858 ms" where the problem has no work */
+    const char *x;  /* "x", or "x as fast as" beside a time */
     char what[128];
 } timing;
 
@@ -35,9 +36,11 @@ static timing timed(const char *launcher, const char *on)
         t.rate = gl_gbps(p.work, t.ms);
         snprintf(t.said, sizeof t.said, "%s %.0f %s", p.unit ? "runs at" : "moves", t.rate,
                  p.unit ? p.unit : "GB/s");
+        t.x = "x";
     } else {
         t.rate = 1.0 / t.ms;
         snprintf(t.said, sizeof t.said, "takes %.3f ms", t.ms);
+        t.x = "x as fast as";
     }
     return t;
 }
@@ -53,10 +56,10 @@ void gl_claim_faster(const gl_speed_claim *c)
     double ratio = t.rate / base.rate;
     gl_test_margin(ratio, c->factor, 1);
     if (ratio < c->factor)
-        gl_check_fail("%s, %s %s: %.2fx %s, which %s; it should be at least %.2fx. %s",
-                      t.what, c->launcher, t.said, ratio, than_is(c), base.said, c->factor,
+        gl_check_fail("%s, %s %s: %.2f%s %s, which %s; it should be at least %.2fx. %s",
+                      t.what, c->launcher, t.said, ratio, t.x, than_is(c), base.said, c->factor,
                       c->hint ? c->hint : "");
-    gl_test_note("%s %s = %.2fx %s, which %s (needs %.2fx)", c->launcher, t.said, ratio,
+    gl_test_note("%s %s = %.2f%s %s, which %s (needs %.2fx)", c->launcher, t.said, ratio, t.x,
                  c->than, base.said, c->factor);
 }
 
@@ -90,8 +93,8 @@ void gl_claim_counter(const gl_counter_claim *c)
                          (const char *const *)argv, v, kernel, sizeof kernel);
     if (r < 0)
         gl_check_fail("%s's kernels did none of the work this counts (%s: Nsight Compute "
-                      "counted none). %s",
-                      argv[0], k->what, c->hint ? c->hint : "");
+                      "counted none)%s%s",
+                      argv[0], k->what, c->none ? ": " : "", c->none ? c->none : "");
     if (k->detail)
         k->detail(v, detail, sizeof detail);
     gl_test_margin(r, bound, larger);

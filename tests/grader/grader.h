@@ -376,7 +376,8 @@ typedef struct {
     const gl_counter *counter;
     const char *run;         /* the profile run: "LAUNCHER SIZE...", as GL_LAB.problem reads it */
     double at_most, at_least; /* the bound: one of them (the other 0) */
-    const char *hint;
+    const char *hint;         /* what missing the bound most likely means */
+    const char *none;         /* what it means that no kernel did this work; NULL: nothing */
 } gl_counter_claim;
 
 void gl_claim_faster(const gl_speed_claim *c);
