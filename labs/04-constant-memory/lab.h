@@ -66,4 +66,16 @@ typedef struct {
  * Returns gl_demo_end's status. */
 int cm_demo_table(const cm_variant *variants, int nvariants, int n, const gl_demo_args *args);
 
+/* Shared by lab.c and its correctness check (check.c): the lab's three tasks by the launcher's
+ * name; a call of launcher with the arguments its layout takes of these (out, in, data by
+ * pointer, a run-time ntaps, n); the elements of a call's input and of its coefficients, taps
+ * or table; launcher's setter of its constant data, if it has one, given a host array. */
+enum { POLY, LOOKUP, CONV };
+int cm_task_of(const char *launcher);
+void cm_run(const char *launcher, float *out, const void *in, const float *data, int ntaps,
+            int n);
+size_t cm_input_count(int task, int n, int ntaps);
+size_t cm_data_count(int task, int ntaps);
+void cm_set_for(const char *launcher, const float *host, int ntaps);
+
 #endif
