@@ -94,40 +94,11 @@ GL_TEST(classify_partitioned_one_class, GL_CORRECTNESS, 2, 15,
     check("classify_partitioned", sorted, 1, DIV_PARTITIONED);
 }
 
-/* The problem the grader times (and queues): n random elements, their classes a coin toss
- * (random bits), the given launcher of the same output the reference. */
-typedef struct {
-    int n;
-    const char *given;
-} problem_size;
-
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    (void)k;
-    gl_device_fill_bytes(dst, (size_t)((problem_size *)ctx)->n * sizeof(unsigned), seed);
-}
-
-static void problem_call(void *ctx, const char *launcher, void *const *buf)
-{
-    div_run(launcher, buf[1], buf[0], ((problem_size *)ctx)->n);
-}
-
-static gl_problem problem(const char *launcher, problem_size *z, char *what, size_t len)
-{
-    gl_problem p = {.what = what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = z,
-                 .make = problem_make, .call = problem_call, .reference = z->given};
-    snprintf(what, len, "with n = %d (random input)", z->n);
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = (size_t)z->n * sizeof(unsigned)};
-    p.buf[1] = (gl_problem_buf){.name = "out",
-                             .bytes = div_outputs(div_work_of(launcher), z->n) * sizeof(unsigned)};
-    return p;
-}
-
+/* it only enqueues its work: 2^20 + 3 elements behind a 150 ms kernel */
 GL_TEST(classify_partitioned_async, GL_CORRECTNESS, 2, 30, "regrouped, launcher returns at once")
 {
-    problem_size z = {BIG, "classify"};
-    char what[64];
-    gl_problem p = problem("classify_partitioned", &z, what, sizeof what);
+    div_size z = {.n = BIG};
+    gl_problem p = div_problem("classify_partitioned", &z);
     gl_perf_queued("classify_partitioned", &p);
 }
 
@@ -220,16 +191,12 @@ GL_FASTER(contiguous_vs_interleaved, 4, "contiguous products faster",
                   "12 warp-steps instead of 47)")
 
 /* The timed problem: n = 2^24 (64 MiB; the pool holds 2 x 16 of them and one more set), 2^22
- * on a smaller GPU; a student's launcher is checked against the given one of the same output. */
+ * on a smaller GPU. */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
-    static const char *const given[] = {[DIV_HASH] = "branch_by_lane", [DIV_CLASSIFY] = "classify",
-                                        [DIV_BLOCK_PRODUCTS] = "block_products_interleaved"};
-    static problem_size z;
-    static char what[64];
+    static div_size z;
     z.n = gl_pool_mib() >= 34 * 65 ? 1 << 24 : 1 << 22;
-    z.given = given[div_work_of(launcher)] ? given[div_work_of(launcher)] : launcher;
-    *p = problem(launcher, &z, what, sizeof what);
+    *p = div_problem(launcher, &z);
     return on && *on ? -1 : 0;
 }
 
