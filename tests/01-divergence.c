@@ -18,21 +18,9 @@
 
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* Thresholds, well inside what the reference shows (README.md has the
- * measured numbers): a verdict must not flip between runs. */
-#define MIN_WARP_OVER_LANE 1.2          /* time ratios, 2^24 elements; the lane branch: 1.0 */
-#define MIN_PARTITIONED_OVER_CLASSIFY 2.0 /* one input in eight heavy: up to 8x */
-#define MIN_CONTIGUOUS_OVER_INTERLEAVED 1.9 /* the block products: the H200 2.98x (make calibrate) */
-/* active threads per executed warp instruction: the reference at least 1.5x the threshold
- * (make calibrate); the given kernels far below (the lane branch 16.5) */
-#define MIN_UNIFORM_THREADS 21.0
-#define MIN_PARTITIONED_THREADS 14.0 /* the reference 22.5; classify: about 5 predicted */
 
 #define BIG ((1 << 20) + 3)
 
@@ -106,40 +94,11 @@ GL_TEST(classify_partitioned_one_class, GL_CORRECTNESS, 2, 15,
     check("classify_partitioned", sorted, 1, DIV_PARTITIONED);
 }
 
-/* The problem the grader times (and queues): n random elements, their classes a coin toss
- * (random bits), the given launcher of the same output the reference. */
-typedef struct {
-    int n;
-    const char *given;
-} problem_size;
-
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    (void)k;
-    gl_device_fill_bytes(dst, (size_t)((problem_size *)ctx)->n * sizeof(unsigned), seed);
-}
-
-static void problem_call(void *ctx, const char *launcher, void *const *buf)
-{
-    div_run(launcher, buf[1], buf[0], ((problem_size *)ctx)->n);
-}
-
-static gl_problem problem(const char *launcher, problem_size *z, char *what, size_t len)
-{
-    gl_problem p = {.what = what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1, .ctx = z,
-                 .make = problem_make, .call = problem_call, .reference = z->given};
-    snprintf(what, len, "with n = %d", z->n);
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = (size_t)z->n * sizeof(unsigned)};
-    p.buf[1] = (gl_problem_buf){.name = "out",
-                             .bytes = div_outputs(div_work_of(launcher), z->n) * sizeof(unsigned)};
-    return p;
-}
-
+/* it only enqueues its work: 2^20 + 3 elements behind a 150 ms kernel */
 GL_TEST(classify_partitioned_async, GL_CORRECTNESS, 2, 30, "regrouped, launcher returns at once")
 {
-    problem_size z = {BIG, "classify"};
-    char what[64];
-    gl_problem p = problem("classify_partitioned", &z, what, sizeof what);
+    div_size z = {.n = BIG};
+    gl_problem p = div_problem("classify_partitioned", &z);
     gl_perf_queued("classify_partitioned", &p);
 }
 
@@ -170,7 +129,6 @@ GL_TEST(classify_partitioned_regroups, GL_TECHNIQUE, 3, 10, "regrouped: shared s
     GL_FOR_EACH_KERNEL("classify_partitioned", "classify_partitioned_kernel", k) check_regroups(k);
 }
 
-/* The PTX of the lab's own baselines (built beside them). */
 /* The test tells the two trees apart: the given one computes tid % (2 s). */
 static void check_baseline_has_rem(void)
 {
@@ -208,105 +166,69 @@ GL_TEST(block_products_contiguous_no_modulo, GL_TECHNIQUE, 3, 10,
         check_contiguous(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
+ * The thresholds are well inside what the reference shows (README.md's calibration): a
+ * verdict must not flip between runs. Time ratios: the problem has no work (no rates). */
 
-/* Milliseconds per call of a launcher at n = 2^24 (64 MiB; the pool holds 2 x 16 of them
- * and one more set), 2^22 on a smaller GPU; a student's is checked against the given one of
- * the same output. */
-static double time_ms(const char *launcher, const char *given, int *n)
-{
-    problem_size z = {gl_pool_mib() >= 34 * 65 ? 1 << 24 : 1 << 22, given};
-    char what[64];
-    gl_problem p = problem(launcher, &z, what, sizeof what);
-    *n = z.n;
-    return gl_perf_ms(launcher, &p);
-}
+GL_FASTER(warp_vs_lane, 4, "uniform branch faster than lane parity", .launcher = "branch_by_warp",
+          .than = "branch_by_lane", .than_is = "the given branch_by_lane",
+          .factor = 1.2, /* 2^24 elements; the lane branch: 1.0 */
+          .hint = "Every warp should take one branch: then it runs one of the two loops, not "
+                  "both")
 
-static void expect_faster(const char *fast, const char *slow, double min_ratio, const char *why)
-{
-    int n;
-    double s = time_ms(slow, slow, &n), f = time_ms(fast, slow, &n);
-    gl_test_margin(s / f, min_ratio, 1);
-    if (s < min_ratio * f)
-        gl_check_fail("at n = %d (random input), %s takes %.3f ms, %.2fx faster than the given "
-                      "%s (%.3f ms); it should be at least %.2fx. %s",
-                      n, fast, f, s / f, slow, s, min_ratio, why);
-    gl_test_note("%s %.3f ms = %.2fx faster than %s %.3f ms (needs %.2fx)", fast, f, s / f, slow,
-                 s, min_ratio);
-}
+GL_FASTER(partitioned_vs_classify, 4, "regrouped faster on random input",
+          .launcher = "classify_partitioned", .than = "classify",
+          .than_is = "the given classify", .factor = 2.0, /* one input in eight heavy: up to 8x */
+          .hint = "After regrouping, the warps below the block's boundary should take only the "
+                  "heavy path and the warps above it only the light one")
 
-GL_TEST(warp_vs_lane, GL_PERFORMANCE, 4, 120, "uniform branch faster than lane parity")
-{
-    expect_faster("branch_by_warp", "branch_by_lane", MIN_WARP_OVER_LANE,
-                  "Every warp should take one branch: then it runs one of the two loops, not "
-                  "both");
-}
-
-GL_TEST(partitioned_vs_classify, GL_PERFORMANCE, 4, 120, "regrouped faster on random input")
-{
-    expect_faster("classify_partitioned", "classify", MIN_PARTITIONED_OVER_CLASSIFY,
-                  "After regrouping, the warps below the block's boundary should take only the "
-                  "heavy path and the warps above it only the light one");
-}
-
-GL_TEST(contiguous_vs_interleaved, GL_PERFORMANCE, 4, 120, "contiguous products faster")
-{
-    expect_faster("block_products_contiguous", "block_products_interleaved",
-                  MIN_CONTIGUOUS_OVER_INTERLEAVED,
-                  "At each step the active threads should be 0, 1, 2, ...: whole warps finish "
+GL_FASTER(contiguous_vs_interleaved, 4, "contiguous products faster",
+          .launcher = "block_products_contiguous", .than = "block_products_interleaved",
+          .than_is = "the given block_products_interleaved",
+          .factor = 1.9, /* the block products: the H200 2.98x (make calibrate) */
+          .hint = "At each step the active threads should be 0, 1, 2, ...: whole warps finish "
                   "early instead of every warp running gf_mul for a few lanes (256 threads: "
-                  "12 warp-steps instead of 47)");
+                  "12 warp-steps instead of 47)")
+
+/* The timed problem: n = 2^24 (64 MiB; the pool holds 2 x 16 of them and one more set), 2^22
+ * on a smaller GPU. */
+static int timed(const char *launcher, const char *on, gl_problem *p)
+{
+    static div_size z;
+    z.n = gl_pool_mib() >= 34 * 65 ? 1 << 24 : 1 << 22;
+    *p = div_problem(launcher, &z);
+    return on && *on ? -1 : 0;
 }
 
 /* ---- profile: Nsight Compute counters ---- */
 
-static const char *const thread_metrics[] = {"smsp__thread_inst_executed.sum",
-                                             "smsp__inst_executed.sum"};
-
-/* Active threads per executed warp instruction of one launcher's kernels, on
- * 2^18 elements of random input (1024 blocks: the ratio of a full GPU, and a CPU check
- * that keeps the profiled runs short): the least of the kernels that did the work. */
-static double threads_per_instruction(const char *launcher)
+static void threads_detail(const double *v, char *out, size_t len)
 {
-    const char *args[] = {launcher, "262144", "random", NULL};
-    double v[2], r;
-    char kernel[224];
-    r = gl_profile_ratio(thread_metrics, 2, 1u << 0, 1u << 1, 1, args, v, kernel, sizeof kernel);
-    if (r < 0)
-        gl_check_fail("Nsight Compute counted no instructions in %s's kernels", launcher);
-    return r;
+    snprintf(out, len, "%.0f thread instructions in %.0f warp instructions", v[0], v[1]);
 }
 
-GL_TEST(branch_by_warp_threads_per_instruction, GL_PROFILE, 5, 300,
-        "uniform branch: ~32 threads per instruction")
-{
-    double warp = threads_per_instruction("branch_by_warp");
-    gl_test_margin(warp, MIN_UNIFORM_THREADS, 1);
-    if (warp < MIN_UNIFORM_THREADS)
-        gl_check_fail("branch_by_warp runs %.1f active threads per executed warp instruction: "
-                      "its warps still diverge (the given lane-parity kernel runs about 16, "
-                      "README.md). When every lane of a warp takes the same branch, it is near "
-                      "32",
-                      warp);
-    gl_test_note("threads per instruction: branch_by_warp %.1f (needs %.0f)", warp,
-                 MIN_UNIFORM_THREADS);
-}
+/* 32 when every lane of every warp runs every instruction; the least of the kernels that did
+ * the work */
+static const gl_counter threads = {
+    "active threads per executed warp instruction",
+    (const char *const[]){"smsp__thread_inst_executed.sum", "smsp__inst_executed.sum"}, 2, 1u,
+    2u, threads_detail};
 
-GL_TEST(classify_partitioned_threads_per_instruction, GL_PROFILE, 5, 300,
-        "regrouped: ~32 threads per instruction")
-{
-    double part = threads_per_instruction("classify_partitioned");
-    gl_test_margin(part, MIN_PARTITIONED_THREADS, 1);
-    if (part < MIN_PARTITIONED_THREADS)
-        gl_check_fail("classify_partitioned runs %.1f active threads per executed warp "
-                      "instruction on random input (the given classify: about 17, README.md): "
-                      "its warps still mix heavy and light elements. After regrouping, only the "
-                      "warp at the boundary of each block mixes them, so it is near 32",
-                      part);
-    gl_test_note("threads per instruction on random input: classify_partitioned %.1f (needs "
-                 "%.0f)",
-                 part, MIN_PARTITIONED_THREADS);
-}
+/* 2^18 elements of random input (1024 blocks: the ratio of a full GPU, and a CPU check that
+ * keeps the profiled runs short); the reference at least 1.5x the threshold (make calibrate) */
+GL_COUNTER(branch_by_warp_threads_per_instruction, 5,
+           "uniform branch: ~32 threads per instruction", .counter = &threads,
+           .run = "branch_by_warp 262144 random", .at_least = 21.0, /* the lane branch 16.5 */
+           .hint = "Its warps still diverge (the given lane-parity kernel runs about 16, "
+                   "README.md). When every lane of a warp takes the same branch, it is near 32")
+
+GL_COUNTER(classify_partitioned_threads_per_instruction, 5,
+           "regrouped: ~32 threads per instruction", .counter = &threads,
+           .run = "classify_partitioned 262144 random",
+           .at_least = 14.0, /* the reference 22.5; classify: about 5 predicted */
+           .hint = "On random input its warps still mix heavy and light elements (the given "
+                   "classify: about 17, README.md). After regrouping, only the warp at the "
+                   "boundary of each block mixes them, so it is near 32")
 
 /* Under Nsight Compute: one launcher, once, on n elements of the input
  * ("random" or "partitioned"); checked. */
@@ -340,4 +262,4 @@ static void probe(const char *launcher)
 
 /* the largest test: 16 inputs and 16 outputs of 2^24 elements (64 MiB), and the expected one */
 const gl_lab GL_LAB = {.name = "01-divergence", .file = "divergence.cu", .run_once = run_once,
-                       .probe = probe, .pool_mib = 34 * 65 + 64};
+                       .probe = probe, .timed = timed, .pool_mib = 34 * 65 + 64};

@@ -208,3 +208,29 @@ const char *div_check(const char *launcher, int n, const unsigned *h_in)
     free(h_back);
     return why;
 }
+
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    (void)k;
+    gl_device_fill_bytes(dst, (size_t)((div_size *)ctx)->n * sizeof(unsigned), seed);
+}
+
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    div_run(launcher, buf[1], buf[0], ((div_size *)ctx)->n);
+}
+
+gl_problem div_problem(const char *launcher, void *size)
+{
+    static const char *const given[] = {[DIV_HASH] = "branch_by_lane", [DIV_CLASSIFY] = "classify",
+                                        [DIV_BLOCK_PRODUCTS] = "block_products_interleaved"};
+    div_size *z = size;
+    div_work what = div_work_of(launcher);
+    gl_problem p = {.what = z->what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1,
+                    .ctx = z, .make = problem_make, .call = problem_call,
+                    .reference = given[what] ? given[what] : launcher};
+    snprintf(z->what, sizeof z->what, "with n = %d (random input)", z->n);
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = (size_t)z->n * sizeof(unsigned)};
+    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = div_outputs(what, z->n) * sizeof(unsigned)};
+    return p;
+}

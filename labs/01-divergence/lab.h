@@ -55,4 +55,13 @@ void div_partition(unsigned *x, int n);
  * if right, else why not, in the lab's terms (a static buffer). */
 const char *div_check(const char *launcher, int n, const unsigned *in);
 
+/* The problem the grader times and queues (gl_problem.h): n random elements (random bits: each
+ * element's class a coin toss), the given launcher of the same output the reference (a given
+ * one its own). size: a div_size (what is set from n). */
+typedef struct {
+    int n;
+    char what[64];
+} div_size;
+gl_problem div_problem(const char *launcher, void *size);
+
 #endif

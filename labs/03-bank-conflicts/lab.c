@@ -225,6 +225,54 @@ const char *bc_gram_check(const char *launcher, const bc_problem *p)
     return why;
 }
 
+/* The grader's timed problem: rows x 32 random floats in [-1, 1), or doubles (pairs of floats
+ * in [1, 2), whose high one makes a double in [2^-7, 2)); the kit's unpadded kernel the
+ * reference. Two right FP32 results of one element differ by at most twice the bound of a dot
+ * product of 32 terms (gl_matmul.h), 2 gamma_33 (u = 2^-24) times the sum of |products|, below
+ * 32 here; doubles (positive inputs): 1e-12 relative, far above 2 gamma_33 (u = 2^-53). A
+ * dropped or repeated product misses them by far. */
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    const bc_gram_size *z = ctx;
+    size_t n = (size_t)z->rows * BC_TILE;
+    (void)k;
+    if (z->dbl)
+        gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
+    else
+        gl_device_fill_float(dst, n, -1.0f, 1.0f, seed);
+}
+
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    const bc_gram_size *z = ctx;
+    if (z->dbl)
+        bc_gram_double(launcher, buf[1], buf[0], z->rows);
+    else
+        bc_gram(launcher, buf[1], buf[0], z->rows);
+}
+
+gl_problem bc_gram_problem(const char *launcher, void *size)
+{
+    const double u = ldexp(1.0, -24), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
+    bc_gram_size *z = size;
+    size_t bytes;
+    gl_problem p;
+    z->dbl = bc_is_double(launcher);
+    bytes = (size_t)z->rows * BC_TILE * (z->dbl ? sizeof(double) : sizeof(float));
+    p = (gl_problem){.what = z->what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1,
+                     .ctx = z, .make = problem_make, .call = problem_call,
+                     .reference = z->dbl ? "tile_gram_double" : "tile_gram"};
+    snprintf(z->what, sizeof z->what, "on %d rows", z->rows);
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes};
+    if (z->dbl)
+        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_DOUBLE,
+                                    .atol = 1e-12, .rtol = 1e-12, .row = BC_TILE};
+    else
+        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_FLOAT,
+                                    .atol = 2.0 * gamma * BC_TILE, .row = BC_TILE};
+    return p;
+}
+
 /* ---- task 2: the conflict degree ---- */
 
 /* The patterns of the random test, each with the wavefronts it takes, worked out once: a

@@ -45,6 +45,15 @@ size_t bc_gram_compare(const bc_problem *p, const void *got, gl_cmp *cmp);
  * in the lab's terms (a static buffer). */
 const char *bc_gram_check(const char *launcher, const bc_problem *p);
 
+/* The problem the grader times and queues (gl_problem.h): rows x BC_TILE random values of the
+ * launcher's type, the kit's unpadded kernel of that type the reference. size: a bc_gram_size
+ * (its type and what are set from the launcher and rows). */
+typedef struct {
+    int rows, dbl;
+    char what[64];
+} bc_gram_size;
+gl_problem bc_gram_problem(const char *launcher, void *size);
+
 /* Asks bank_conflict_degree about a pattern where lane i reads word words[i]
  * (what: its name) and checks its answer against want, the wavefronts the
  * access takes. "" if right, else why not. The kit holds no count of its own
