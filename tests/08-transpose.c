@@ -179,7 +179,7 @@ GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_t
 
 GL_FASTER(padded_vs_naive, 5, "padded far faster than naive", .launcher = "transpose_padded",
           .than = "transpose_naive", .than_is = "the naive transpose",
-          .factor = 2.8, /* H100 4.9x, H200 4.2x to 4.7x; an unpadded tile 3.2x: the profile tells */
+          .factor = 2.8, /* H100 4.9x, H200 4.2x to 4.7x; an unpadded tile 3.2x */
           .hint = "An unpadded tile gets about 3x: padding removes the 32-way bank conflicts of "
                   "the column reads. Is the padding on the rows (tile[TILE_DIM][TILE_DIM + 1])?")
 

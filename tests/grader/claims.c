@@ -1,8 +1,9 @@
 /* claims.c: the common claims a suite makes in one line each (grader.h: GL_QUEUED, GL_FASTER,
  * GL_SHARE, GL_COUNTER): a launcher that only enqueues its work, one faster than a baseline by
- * a factor or at a share of its rate, a ratio of counters within a bound. It owns their measuring on the lab's timed problem or
- * profile run, their note, their margin for make calibrate and their messages; the clock is
- * perf.c's and clock.c's, the counters profile.c's. */
+ * a factor or at a share of its rate, a ratio of counters within a bound. It owns their
+ * measuring on the lab's timed problem or profile run, their note, their margin for make
+ * calibrate and their messages; the clock is perf.c's and clock.c's, the counters
+ * profile.c's. */
 #include "grader.h"
 
 #include "gl_timing.h"

@@ -207,8 +207,9 @@ unsigned long long gl_call_seed(int round, int call, int calls);
  * gl_perf_ms times it with the judge's clock (gl_timed): p->sets calls a round, each on its
  * own inputs, made from the seed, and poisoned outputs, p->rounds rounds after a warm-up; after
  * each round of a student's launcher, every output against the reference on its inputs made
- * again (or by the lab's own check of them, p->verify). The one place that decides whose launcher it is: the kit's own (GL_GIVEN) is timed
- * once per lab and problem, in the kit's subject, and not checked. Returns ms per call. */
+ * again (or by the lab's own check of them, p->verify). The one place that decides whose
+ * launcher it is: the kit's own (GL_GIVEN) is timed once per lab and problem, in the kit's
+ * subject, and not checked. Returns ms per call. */
 double gl_perf_ms(const char *launcher, const gl_problem *p);
 /* The launcher only enqueues its work (gl_expect_queued) on the problem's first output, whose
  * first input a 150 ms kernel copies in before it (with no input: the output it updates in
@@ -349,7 +350,7 @@ double gl_profile_ratio(const char *const *metrics, int nmetrics, unsigned num_m
  * (gl_profile_ratio). Each notes what it measured, gives make calibrate its margin, and fails
  * with the numbers and the lab's hint:
  *
- *   GL_QUEUED(tiled_async, 2, "tiled, launcher returns at once", .run = "transpose_tiled 1000 1000")
+ *   GL_QUEUED(tiled_async, 2, "tiled, returns at once", .run = "transpose_tiled 1000 1000")
  *   GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_tiled",
  *             .than = "transpose_naive", .factor = 1.25, .hint = "Are both ... coalesced?")
  *   GL_SHARE(padded_vs_copy, 5, "padded near the copy", .launcher = "transpose_padded",
