@@ -81,22 +81,10 @@ GL_TEST(padded_random, GL_CORRECTNESS, 1, 15, "padded, a size drawn from the see
 }
 
 /* The launcher only enqueues its kernel: 1000 x 1000 behind a 150 ms kernel. */
-static void check_async(const char *launcher)
-{
-    transpose_size z = {1000, 1000, ""};
-    gl_problem p = transpose_problem(launcher, &z);
-    gl_perf_queued(launcher, &p);
-}
+GL_QUEUED(tiled_async, 2, "tiled, launcher returns at once", .run = "transpose_tiled 1000 1000")
 
-GL_TEST(tiled_async, GL_CORRECTNESS, 2, 30, "tiled, launcher returns at once")
-{
-    check_async("transpose_tiled");
-}
-
-GL_TEST(padded_async, GL_CORRECTNESS, 2, 30, "padded, launcher returns at once")
-{
-    check_async("transpose_padded");
-}
+GL_QUEUED(padded_async, 2, "padded, launcher returns at once",
+          .run = "transpose_padded 1000 1000")
 
 /* ---- technique: read from the PTX and ptxas report, no GPU needed ---- */
 
@@ -191,7 +179,7 @@ GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_t
 
 GL_FASTER(padded_vs_naive, 5, "padded far faster than naive", .launcher = "transpose_padded",
           .than = "transpose_naive", .than_is = "the naive transpose",
-          .factor = 2.8, /* H100 4.9x, H200 4.2x to 4.7x; an unpadded tile 3.2x: the profile tells */
+          .factor = 2.8, /* H100 4.9x, H200 4.2x to 4.7x; an unpadded tile 3.2x */
           .hint = "An unpadded tile gets about 3x: padding removes the 32-way bank conflicts of "
                   "the column reads. Is the padding on the rows (tile[TILE_DIM][TILE_DIM + 1])?")
 

@@ -1,8 +1,9 @@
-/* claims.c: the common claims a suite makes in one line each (grader.h: GL_FASTER, GL_SHARE,
- * GL_COUNTER): a launcher faster than a baseline by a factor, at a share of a baseline's rate,
- * a ratio of counters within a bound. It owns their measuring on the lab's timed problem or
- * profile run, their note, their margin for make calibrate and their messages; the clock is
- * perf.c's and clock.c's, the counters profile.c's. */
+/* claims.c: the common claims a suite makes in one line each (grader.h: GL_QUEUED, GL_FASTER,
+ * GL_SHARE, GL_COUNTER): a launcher that only enqueues its work, one faster than a baseline by
+ * a factor or at a share of its rate, a ratio of counters within a bound. It owns their
+ * measuring on the lab's timed problem or profile run, their note, their margin for make
+ * calibrate and their messages; the clock is perf.c's and clock.c's, the counters
+ * profile.c's. */
 #include "grader.h"
 
 #include "gl_timing.h"
@@ -10,6 +11,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* run's words as an argv (the words kept in words) */
+static int split(const char *run, char *words, size_t len, char **argv, int max)
+{
+    int n = 0;
+    snprintf(words, len, "%s", run);
+    for (char *w = strtok(words, " "); w && n < max - 1; w = strtok(NULL, " "))
+        argv[n++] = w;
+    argv[n] = NULL;
+    return n;
+}
+
+void gl_claim_queued(const gl_queued_claim *c)
+{
+    char words[256], *argv[16];
+    gl_problem p;
+    int n = split(c->run, words, sizeof words, argv, 16);
+    if (n < 1 || !GL_LAB.problem || GL_LAB.problem(argv[0], n - 1, argv + 1, &p) != 0)
+        gl_kit_error("%s has no problem \"%s\"", GL_LAB.name, c->run);
+    gl_perf_queued(argv[0], &p);
+}
 
 double gl_timed_ms(const char *launcher, const char *on, gl_problem *p)
 {
@@ -81,12 +103,9 @@ void gl_claim_counter(const gl_counter_claim *c)
     const gl_counter *k = c->counter;
     char words[256], *argv[16], kernel[224], detail[512] = "";
     double v[16], r;
-    int n = 0, larger = c->at_least > 0;
+    int larger = c->at_least > 0;
     double bound = larger ? c->at_least : c->at_most;
-    snprintf(words, sizeof words, "%s", c->run);
-    for (char *w = strtok(words, " "); w && n < 15; w = strtok(NULL, " "))
-        argv[n++] = w;
-    argv[n] = NULL;
+    split(c->run, words, sizeof words, argv, 16);
     if (k->nmetrics > 16)
         gl_kit_error("counter %s: more than 16 metrics", k->what);
     r = gl_profile_ratio(k->metrics, k->nmetrics, k->num, k->den, larger,

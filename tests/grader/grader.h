@@ -62,7 +62,8 @@ typedef struct {
     int pool_mib;
     /* Or, in place of run_once and probe (NULL), the lab's problem for launcher at the sizes
      * of argv (a profile run's words after the launcher; argc 0: a probe's small problem):
-     * fills *p and returns 0, or -1 when argv is not understood. */
+     * fills *p and returns 0, or -1 when argv is not understood. GL_QUEUED reads it too (a lab
+     * with run_once and probe may give it for that alone). */
     int (*problem)(const char *launcher, int argc, char **argv, gl_problem *p);
     /* The problem a performance claim times launcher on (GL_FASTER, GL_SHARE): on names which
      * of the lab's timed problems ("uniform", "skewed"; NULL or "": its usual one), the size
@@ -206,8 +207,9 @@ unsigned long long gl_call_seed(int round, int call, int calls);
  * gl_perf_ms times it with the judge's clock (gl_timed): p->sets calls a round, each on its
  * own inputs, made from the seed, and poisoned outputs, p->rounds rounds after a warm-up; after
  * each round of a student's launcher, every output against the reference on its inputs made
- * again (or by the lab's own check of them, p->verify). The one place that decides whose launcher it is: the kit's own (GL_GIVEN) is timed
- * once per lab and problem, in the kit's subject, and not checked. Returns ms per call. */
+ * again (or by the lab's own check of them, p->verify). The one place that decides whose
+ * launcher it is: the kit's own (GL_GIVEN) is timed once per lab and problem, in the kit's
+ * subject, and not checked. Returns ms per call. */
 double gl_perf_ms(const char *launcher, const gl_problem *p);
 /* The launcher only enqueues its work (gl_expect_queued) on the problem's first output, whose
  * first input a 150 ms kernel copies in before it (with no input: the output it updates in
@@ -341,12 +343,14 @@ double gl_profile_ratio(const char *const *metrics, int nmetrics, unsigned num_m
                         double *values, char *kernel, size_t kernel_len);
 
 /* ---- the common claims, one line each (claims.c) ----
- * A performance claim times two launchers on the lab's timed problem (GL_LAB.timed) with
+ * A queued claim shows that a launcher returns before its work is done (gl_perf_queued);
+ * a performance claim times two launchers on the lab's timed problem (GL_LAB.timed) with
  * gl_perf_ms (the student's checked every round, the kit's timed once) and compares their
  * rates; a counter claim reads a ratio of Nsight Compute counters kernel by kernel
  * (gl_profile_ratio). Each notes what it measured, gives make calibrate its margin, and fails
  * with the numbers and the lab's hint:
  *
+ *   GL_QUEUED(tiled_async, 2, "tiled, returns at once", .run = "transpose_tiled 1000 1000")
  *   GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_tiled",
  *             .than = "transpose_naive", .factor = 1.25, .hint = "Are both ... coalesced?")
  *   GL_SHARE(padded_vs_copy, 5, "padded near the copy", .launcher = "transpose_padded",
@@ -380,6 +384,13 @@ typedef struct {
     const char *none;         /* what it means that no kernel did this work; NULL: nothing */
 } gl_counter_claim;
 
+/* The launcher only enqueues its work (gl_perf_queued) on the lab's problem at run's sizes
+ * (GL_LAB.problem reads the words after the launcher). */
+typedef struct {
+    const char *run; /* "LAUNCHER SIZE...", as for a profile run */
+} gl_queued_claim;
+
+void gl_claim_queued(const gl_queued_claim *c);
 void gl_claim_faster(const gl_speed_claim *c);
 void gl_claim_share(const gl_speed_claim *c);
 void gl_claim_counter(const gl_counter_claim *c);
@@ -388,6 +399,11 @@ void gl_claim_counter(const gl_counter_claim *c);
  * that problem: for a lab's own performance test. */
 double gl_timed_ms(const char *launcher, const char *on, gl_problem *p);
 
+#define GL_QUEUED(name, points, title, ...)                                                   \
+    GL_TEST(name, GL_CORRECTNESS, points, 30, title)                                          \
+    {                                                                                         \
+        gl_claim_queued(&(gl_queued_claim){__VA_ARGS__});                                     \
+    }
 #define GL_FASTER(name, points, title, ...)                                                   \
     GL_TEST(name, GL_PERFORMANCE, points, 120, title)                                         \
     {                                                                                         \
