@@ -114,30 +114,13 @@ CASES(add_whole, 1, 15, "matrix add, both multiples of 32", "matrix_add", {32, 3
 CASES(add_large, 2, 30, "matrix add, 1025 x 2049", "matrix_add", {1025, 2049})
 SEEDED(add_random, "matrix add, a size drawn from the seed", "matrix_add", 3000, 3000)
 
-/* ---- the launchers only enqueue their kernels (gl_perf_queued) ---- */
+/* ---- the launchers only enqueue their kernels (GL_QUEUED) ----
+ * 1000 elements, particles, or 1000 x 1000 for the matrix add, behind a 150 ms kernel. */
 
-/* 1000 elements, particles, or 1000 x 1000 for the matrix add, behind a 150 ms kernel. */
-static void check_async(const char *launcher)
-{
-    co_size z = {.n = 1000, .stride = 1, .rows = 1000, .cols = 1000};
-    gl_problem p = co_problem(launcher, &z);
-    gl_perf_queued(launcher, &p);
-}
-
-GL_TEST(strided_async, GL_CORRECTNESS, 1, 30, "strided copy, launcher returns at once")
-{
-    check_async("strided_copy");
-}
-
-GL_TEST(soa_async, GL_CORRECTNESS, 1, 30, "SoA kick, launcher returns at once")
-{
-    check_async("kick_soa");
-}
-
-GL_TEST(add_async, GL_CORRECTNESS, 2, 30, "matrix add, launcher returns at once")
-{
-    check_async("matrix_add");
-}
+GL_QUEUED(strided_async, 1, "strided copy, launcher returns at once",
+          .run = "strided_copy 1000 1")
+GL_QUEUED(soa_async, 1, "SoA kick, launcher returns at once", .run = "kick_soa 1000")
+GL_QUEUED(add_async, 2, "matrix add, launcher returns at once", .run = "matrix_add 1000 1000")
 
 /* ---- technique: read from the PTX of the kernels that ran ---- */
 

@@ -136,26 +136,11 @@ static gl_problem problem_at(const char *launcher, int n, int ntaps)
 
 /* The launcher only enqueues its kernel: 2^20 + 3 outputs (a convolution's 100 taps) behind a
  * 150 ms kernel, its constant data set first. */
-static void check_async(const char *launcher, int ntaps)
-{
-    gl_problem p = problem_at(launcher, BIG, ntaps);
-    gl_perf_queued(launcher, &p);
-}
-
-GL_TEST(constant_async, GL_CORRECTNESS, 2, 30, "constant coefficients, launcher returns at once")
-{
-    check_async("poly_constant", 0);
-}
-
-GL_TEST(lookup_async, GL_CORRECTNESS, 1, 30, "global lookup, launcher returns at once")
-{
-    check_async("lookup_global", 0);
-}
-
-GL_TEST(long_async, GL_CORRECTNESS, 1, 30, "long filter, launcher returns at once")
-{
-    check_async("convolve_long", 100);
-}
+GL_QUEUED(constant_async, 2, "constant coefficients, launcher returns at once",
+          .run = "poly_constant 1048579")
+GL_QUEUED(lookup_async, 1, "global lookup, launcher returns at once",
+          .run = "lookup_global 1048579")
+GL_QUEUED(long_async, 1, "long filter, launcher returns at once", .run = "convolve_long 1048579 100")
 
 /* ---- technique: read from the PTX and the library, no GPU needed ---- */
 

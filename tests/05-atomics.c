@@ -201,20 +201,17 @@ GL_TEST(sum_last_block_repeated, GL_CORRECTNESS, 2, 15, "last-block sum, three c
     }
 }
 
-/* ---- the launchers only enqueue their work (gl_perf_queued), on n = 2^20 + 3 ---- */
+/* ---- the launchers only enqueue their work (GL_QUEUED), on n = 2^20 + 3 ----
+ * task 2 on PERF_BINS = 1000 bins of uniform values */
 
-#define ASYNC(launcher, points, words)                                                        \
-    GL_TEST(launcher##_async, GL_CORRECTNESS, points, 30, words ", launcher returns at once") \
-    {                                                                                         \
-        at_size z = {.n = BIG, .nbins = PERF_BINS}; /* uniform values in task 2 */            \
-        gl_problem p = atomics_problem(#launcher, &z);                                        \
-        gl_perf_queued(#launcher, &p);                                                        \
-    }
-
-ASYNC(histogram_shared, 2, "privatised")
-ASYNC(histogram_bins, 1, "any bin count")
-ASYNC(max_float, 1, "float maximum")
-ASYNC(sum_last_block, 1, "last-block sum")
+GL_QUEUED(histogram_shared_async, 2, "privatised, launcher returns at once",
+          .run = "histogram_shared 1048579")
+GL_QUEUED(histogram_bins_async, 1, "any bin count, launcher returns at once",
+          .run = "histogram_bins 1048579 1000")
+GL_QUEUED(max_float_async, 1, "float maximum, launcher returns at once",
+          .run = "max_float 1048579")
+GL_QUEUED(sum_last_block_async, 1, "last-block sum, launcher returns at once",
+          .run = "sum_last_block 1048579")
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 
@@ -462,14 +459,16 @@ GL_TEST(histogram_shared_global_atomics, GL_PROFILE, 5, 300,
                  v[0] + v[1], v[2], limit * v[2], n / 32);
 }
 
-/* The problem of a profile run (LAUNCHER N) or of a probe (n = 1000, 100 bins). */
+/* The problem of a profile run or a queued claim (LAUNCHER N [NBINS], NBINS for task 2: 100 if
+ * not given; uniform values) or of a probe (n = 1000, 100 bins). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static at_size z;
-    long n = 1000;
-    if (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 0, 1L << 28, &n)))
+    long n = 1000, nbins = 100;
+    if (argc != 0 && (argc > 2 || gl_parse_long(argv[0], 0, 1L << 28, &n) ||
+                      (argc == 2 && gl_parse_long(argv[1], 1, AT_MAX_BINS, &nbins))))
         return -1;
-    z = (at_size){.n = (int)n, .nbins = 100};
+    z = (at_size){.n = (int)n, .nbins = (int)nbins};
     *p = atomics_problem(launcher, &z);
     return 0;
 }

@@ -206,16 +206,10 @@ GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a ro
 }
 
 /* The launcher only enqueues its work: n = 2^20 + 3 behind a 150 ms kernel. */
-#define ASYNC(id, points, words)                                                              \
-    GL_TEST(id##_async, GL_CORRECTNESS, points, 30, words ", launcher returns at once")       \
-    {                                                                                         \
-        reduce_size z = {.n = BIG};                                                           \
-        gl_problem p = reduce_problem("reduce_" #id, &z);                                     \
-        gl_perf_queued("reduce_" #id, &p);                                                    \
-    }
-
-ASYNC(grid_stride, 2, "grid-stride")
-ASYNC(last_block, 2, "last block")
+GL_QUEUED(grid_stride_async, 2, "grid-stride, launcher returns at once",
+          .run = "reduce_grid_stride 1048579")
+GL_QUEUED(last_block_async, 2, "last block, launcher returns at once",
+          .run = "reduce_last_block 1048579")
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 
