@@ -95,12 +95,8 @@ GL_TEST(classify_partitioned_one_class, GL_CORRECTNESS, 2, 15,
 }
 
 /* it only enqueues its work: 2^20 + 3 elements behind a 150 ms kernel */
-GL_TEST(classify_partitioned_async, GL_CORRECTNESS, 2, 30, "regrouped, launcher returns at once")
-{
-    div_size z = {.n = BIG};
-    gl_problem p = div_problem("classify_partitioned", &z);
-    gl_perf_queued("classify_partitioned", &p);
-}
+GL_QUEUED(classify_partitioned_async, 2, "regrouped, launcher returns at once",
+          .run = "classify_partitioned 1048579 random")
 
 /* ---- technique: read from the PTX of the kernels the launchers ran ---- */
 
@@ -260,6 +256,22 @@ static void probe(const char *launcher)
     free(in);
 }
 
+/* The lab's problem (div_problem: random input) for GL_QUEUED: LAUNCHER N random, as a profile
+ * run names it, or a probe's 3000 elements. */
+static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
+{
+    static div_size z;
+    long n = 3000;
+    if (!gl_launcher_find(launcher) ||
+        (argc != 0 && (argc != 2 || gl_parse_long(argv[0], 0, 1L << 26, &n) ||
+                       strcmp(argv[1], "random"))))
+        return -1;
+    z.n = (int)n;
+    *p = div_problem(launcher, &z);
+    return 0;
+}
+
 /* the largest test: 16 inputs and 16 outputs of 2^24 elements (64 MiB), and the expected one */
 const gl_lab GL_LAB = {.name = "01-divergence", .file = "divergence.cu", .run_once = run_once,
-                       .probe = probe, .timed = timed, .pool_mib = 34 * 65 + 64};
+                       .probe = probe, .problem = problem, .timed = timed,
+                       .pool_mib = 34 * 65 + 64};
