@@ -143,16 +143,26 @@ GL_TEST(degree_random, GL_CORRECTNESS, 2, 30, "conflict degree: random patterns"
 
 /* ---- technique: the padded tiles in the PTX of the kernels that ran ---- */
 
+/* The tile's row pitch in elements of its type (4-byte floats, or 8-byte doubles: dbl), of a
+ * tile of BC_TILE rows (or two buffers of them). */
+static long tile_pitch(const char *kernel, int dbl)
+{
+    const char *lesson = dbl ? "Task 3 loads the tile of doubles into shared memory and takes "
+                               "the dot products of its rows from there"
+                             : "Task 1 loads the tile into shared memory and takes the dot "
+                               "products of its rows from there";
+    long elems = gl_kernel_shared_bytes(kernel, lesson) / (dbl ? 8 : 4);
+    long pitch = gl_tile_pitch(elems, BC_TILE, dbl ? 2 : 32);
+    if (pitch == 0)
+        gl_check_fail("%s's tile has %ld %s, not %d rows of equal length (nor two buffers of "
+                      "them)",
+                      kernel, elems, dbl ? "doubles" : "words", BC_TILE);
+    return pitch;
+}
+
 static void check_float_pitch(const char *kernel)
 {
-    long bytes = gl_kernel_shared_bytes(
-        kernel, "Task 1 loads the tile into shared memory and takes the dot products of its "
-                "rows from there");
-    long words = bytes / 4, pitch = gl_tile_pitch(words, BC_TILE, 32);
-    if (pitch == 0)
-        gl_check_fail("%s's tile has %ld words, not %d rows of equal length (nor two buffers of "
-                      "them)",
-                      kernel, words, BC_TILE);
+    long pitch = tile_pitch(kernel, 0);
     if (pitch % 32 == 0)
         gl_check_fail("%s's tile rows are %ld words long, a multiple of 32: tile[r][k] is in "
                       "bank (r * %ld + k) %% 32 = k %% 32, so the lanes reading column k hit one "
@@ -162,14 +172,7 @@ static void check_float_pitch(const char *kernel)
 
 static void check_double_pitch(const char *kernel)
 {
-    long bytes = gl_kernel_shared_bytes(
-        kernel, "Task 3 loads the tile of doubles into shared memory and takes the dot "
-                "products of its rows from there");
-    long doubles = bytes / 8, pitch = gl_tile_pitch(doubles, BC_TILE, 2);
-    if (pitch == 0)
-        gl_check_fail("%s's tile has %ld doubles, not %d rows of equal length (nor two buffers "
-                      "of them)",
-                      kernel, doubles, BC_TILE);
+    long pitch = tile_pitch(kernel, 1);
     if (pitch % 2 == 0)
         gl_check_fail("%s's tile rows are %ld doubles long, an even number: tile[r][k] starts at "
                       "word 2 (%ld r + k), and the 16 lanes of a half-warp reading a column share "
