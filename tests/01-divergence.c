@@ -104,6 +104,7 @@ static void check_regroups(const char *kernel)
 {
     gl_ptx_entry e;
     char *ptx;
+    int barriers;
     long bytes = gl_kernel_shared_bytes(
         kernel, "task 2 files the block's element indices in a __shared__ array "
                 "(slot[DIV_BLOCK]), in the order they will be processed");
@@ -112,12 +113,13 @@ static void check_regroups(const char *kernel)
                       "indices of the block's %d elements",
                       kernel, bytes, DIV_BLOCK);
     ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_barriers(&e) < 2)
+    barriers = gl_ptx_barriers(&e);
+    free(ptx);
+    if (barriers < 2)
         gl_check_fail("%s has %d barriers (bar.sync) in its PTX: it needs one after zeroing "
                       "the counters and one after filing the elements, before any thread reads "
                       "a slot another thread wrote",
-                      kernel, gl_ptx_barriers(&e));
-    free(ptx);
+                      kernel, barriers);
 }
 
 GL_TEST(classify_partitioned_regroups, GL_TECHNIQUE, 3, 10, "regrouped: shared slots, barriers")
