@@ -157,15 +157,17 @@ static void check_add_mapping(const char *kernel)
 {
     gl_ptx_entry e;
     char why[256], *ptx = gl_kernel_ptx(kernel, &e);
-    if (!strstr(e.body, "%tid.x"))
+    int uses_tid_x = strstr(e.body, "%tid.x") != NULL;
+    int scales_tid_x = uses_tid_x && gl_ptx_scales_tid_x(&e, why, sizeof why);
+    free(ptx);
+    if (!uses_tid_x)
         gl_check_fail("%s does not use threadIdx.x", kernel);
-    if (gl_ptx_scales_tid_x(&e, why, sizeof why))
+    if (scales_tid_x)
         gl_check_fail("in %s a value computed from threadIdx.x is multiplied by a run-time value "
                       "(%s): threadIdx.x picks the row, so the 32 threads of a warp are a whole "
                       "row apart. Let threadIdx.x pick the column: col = blockIdx.x * "
                       "blockDim.x + threadIdx.x",
                       kernel, why);
-    free(ptx);
 }
 
 GL_TEST(soa_layout, GL_TECHNIQUE, 3, 10, "SoA kick: arrays of floats, no records")
