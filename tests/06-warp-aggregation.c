@@ -331,23 +331,20 @@ static void expect_faster(const char *fast, double min_ratio, const char *why)
                  fast, f, slow / f, slow, min_ratio, n);
 }
 
-/* A performance test of an emitter against the given emit_atomic: 5 points, 300 s. */
-#define FASTER_THAN_ATOMIC(name, title, fast, min_ratio, why)                                 \
-    GL_TEST(name, GL_PERFORMANCE, 5, 300, title)                                              \
-    {                                                                                         \
-        expect_faster(fast, min_ratio, why);                                                  \
-    }
+GL_TEST(emit_warp_vs_atomic, GL_PERFORMANCE, 5, 300, "warp emitter faster than per-thread")
+{
+    expect_faster("emit_warp", MIN_WARP_OVER_ATOMIC,
+                  "Each warp should make one atomicAdd, from lane 31, for the items of all its "
+                  "lanes: then the counter sees 32 times fewer atomics");
+}
 
-FASTER_THAN_ATOMIC(emit_warp_vs_atomic, "warp emitter faster than per-thread", "emit_warp",
-                   MIN_WARP_OVER_ATOMIC,
-                   "Each warp should make one atomicAdd, from lane 31, for the items of all its "
-                   "lanes: then the counter sees 32 times fewer atomics")
-
-FASTER_THAN_ATOMIC(emit_block_vs_atomic, "block emitter far faster than per-thread", "emit_block",
-                   MIN_BLOCK_OVER_ATOMIC,
-                   "One atomicAdd per warp, as emit_warp makes, gets about 19x (H100): at that "
-                   "rate the one counter is still the bottleneck. Each block should make one "
-                   "atomicAdd, from thread 0, for the items of all its threads: 8 times fewer")
+GL_TEST(emit_block_vs_atomic, GL_PERFORMANCE, 5, 300, "block emitter far faster than per-thread")
+{
+    expect_faster("emit_block", MIN_BLOCK_OVER_ATOMIC,
+                  "One atomicAdd per warp, as emit_warp makes, gets about 19x (H100): at that "
+                  "rate the one counter is still the bottleneck. Each block should make one "
+                  "atomicAdd, from thread 0, for the items of all its threads: 8 times fewer");
+}
 
 /* ---- profile: Nsight Compute counters ---- */
 
