@@ -327,15 +327,22 @@ GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
  * atomicInc. The race it prevents shows only rarely: no test run can be relied on to
  * catch it, the PTX can (inspect_fence.c reads the pattern; the verdicts are this lab's). */
 
-static void check_ticket(const char *kernel)
+/* The last block's pattern in kernel's PTX (gl_ptx_last_block): 0, or -1 if it draws no ticket
+ * with atomicInc. */
+static int last_block_of(const char *kernel, gl_last_block *lb)
 {
     gl_ptx_entry e;
-    gl_last_block lb;
     char *ptx = gl_kernel_ptx(kernel, &e);
     /* partials: the kernel's fourth parameter, as in the starting file */
-    int found = gl_ptx_last_block(&e, GL_TICKET_INC, 3, &lb);
+    int found = gl_ptx_last_block(&e, GL_TICKET_INC, 3, lb);
     free(ptx);
-    if (found != 0)
+    return found;
+}
+
+static void check_ticket(const char *kernel)
+{
+    gl_last_block lb;
+    if (last_block_of(kernel, &lb) != 0)
         gl_check_fail("%s has no atomicInc (atom.inc) in its PTX: each block draws a ticket with "
                       "atomicInc(counter, gridDim.x - 1), which also wraps the counter back to 0 "
                       "at the last ticket", kernel);
