@@ -140,7 +140,8 @@ GL_QUEUED(constant_async, 2, "constant coefficients, launcher returns at once",
           .run = "poly_constant 1048579")
 GL_QUEUED(lookup_async, 1, "global lookup, launcher returns at once",
           .run = "lookup_global 1048579")
-GL_QUEUED(long_async, 1, "long filter, launcher returns at once", .run = "convolve_long 1048579 100")
+GL_QUEUED(long_async, 1, "long filter, launcher returns at once",
+          .run = "convolve_long 1048579 100")
 
 /* ---- technique: read from the PTX and the library, no GPU needed ---- */
 
