@@ -117,8 +117,7 @@ SEEDED(add_random, "matrix add, a size drawn from the seed", "matrix_add", 3000,
 /* ---- the launchers only enqueue their kernels (GL_QUEUED) ----
  * 1000 elements, particles, or 1000 x 1000 for the matrix add, behind a 150 ms kernel. */
 
-GL_QUEUED(strided_async, 1, "strided copy, launcher returns at once",
-          .run = "strided_copy 1000 1")
+GL_QUEUED(strided_async, 1, "strided copy, launcher returns at once", .run = "strided_copy 1000 1")
 GL_QUEUED(soa_async, 1, "SoA kick, launcher returns at once", .run = "kick_soa 1000")
 GL_QUEUED(add_async, 2, "matrix add, launcher returns at once", .run = "matrix_add 1000 1000")
 

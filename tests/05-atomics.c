@@ -208,8 +208,7 @@ GL_QUEUED(histogram_shared_async, 2, "privatised, launcher returns at once",
           .run = "histogram_shared 1048579")
 GL_QUEUED(histogram_bins_async, 1, "any bin count, launcher returns at once",
           .run = "histogram_bins 1048579 1000")
-GL_QUEUED(max_float_async, 1, "float maximum, launcher returns at once",
-          .run = "max_float 1048579")
+GL_QUEUED(max_float_async, 1, "float maximum, launcher returns at once", .run = "max_float 1048579")
 GL_QUEUED(sum_last_block_async, 1, "last-block sum, launcher returns at once",
           .run = "sum_last_block 1048579")
 

@@ -169,8 +169,7 @@ static gl_problem checked(const char *launcher, wa_size *z)
 }
 
 /* it only enqueues its work: 2^20 + 3 elements behind a 150 ms kernel */
-GL_QUEUED(emit_warp_async, 2, "warp emitter, launcher returns at once",
-          .run = "emit_warp 1048579")
+GL_QUEUED(emit_warp_async, 2, "warp emitter, launcher returns at once", .run = "emit_warp 1048579")
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 
