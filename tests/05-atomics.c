@@ -69,13 +69,15 @@ static void check_values(const int *nbins, int count, int n, double hot)
 
 static const at_size random_input = {.input = AT_RANDOM};
 
-/* random input, n drawn from the seed */
-static void check_random(const char *launcher)
+/* n drawn from the seed; random input, or (any_input) the input's kind drawn from it too */
+static void check_random(const char *launcher, int any_input)
 {
     gl_rng rng;
     at_size z = random_input;
     gl_test_rng(&rng);
     z.n = (int)gl_rng_range(&rng, 1, 3000000);
+    if (any_input)
+        z.input = (at_input)gl_rng_range(&rng, AT_RANDOM, AT_TIES);
     check(launcher, &z, &rng);
 }
 
@@ -97,7 +99,7 @@ GL_TEST(histogram_shared_one_value, GL_CORRECTNESS, 2, 15, "privatised, every by
 
 GL_TEST(histogram_shared_random, GL_CORRECTNESS, 1, 15, "privatised, n drawn from the seed")
 {
-    check_random("histogram_shared");
+    check_random("histogram_shared", 0);
 }
 
 static const int bin_counts[] = {1, 7, 96, AT_BINS, PERF_BINS, AT_MAX_BINS};
@@ -148,12 +150,7 @@ GL_TEST(max_float_position, GL_CORRECTNESS, 2, 15, "float maximum first, last, t
 
 GL_TEST(max_float_random, GL_CORRECTNESS, 1, 15, "float maximum, n drawn from the seed")
 {
-    gl_rng rng;
-    at_size z;
-    gl_test_rng(&rng);
-    z = (at_size){.n = (int)gl_rng_range(&rng, 1, 3000000)};
-    z.input = (at_input)gl_rng_range(&rng, AT_RANDOM, AT_TIES);
-    check("max_float", &z, &rng);
+    check_random("max_float", 1);
 }
 
 /* Two calls on one result: a large maximum, then a smaller one. The second
@@ -181,7 +178,7 @@ GL_TEST(sum_last_block_sizes, GL_CORRECTNESS, 2, 15, "last-block sum, n = 0 .. 2
 
 GL_TEST(sum_last_block_random, GL_CORRECTNESS, 1, 15, "last-block sum, n drawn from the seed")
 {
-    check_random("sum_last_block");
+    check_random("sum_last_block", 0);
 }
 
 /* three calls in a row on one counter, zeroed once before the first: each finds it as the
@@ -326,13 +323,12 @@ GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
  * atomicInc. The race it prevents shows only rarely: no test run can be relied on to
  * catch it, the PTX can (inspect_fence.c reads the pattern; the verdicts are this lab's). */
 
-/* The last block's pattern in kernel's PTX (gl_ptx_last_block): 0, or -1 if it draws no ticket
- * with atomicInc. */
+/* The last block's pattern in kernel's PTX (gl_ptx_last_block; partials: the kernel's fourth
+ * parameter, as in the starting file): 0, or -1 if it draws no ticket with atomicInc. */
 static int last_block_of(const char *kernel, gl_last_block *lb)
 {
     gl_ptx_entry e;
     char *ptx = gl_kernel_ptx(kernel, &e);
-    /* partials: the kernel's fourth parameter, as in the starting file */
     int found = gl_ptx_last_block(&e, GL_TICKET_INC, 3, lb);
     free(ptx);
     return found;
