@@ -1,5 +1,5 @@
-/* gl_matmul.h: the CPU reference of a matrix product, and how far an FP32
- * GPU result may be from it.
+/* gl_matmul.h: the CPU reference of a matrix product, how far an FP32 GPU
+ * result may be from it, and the product as a lab's problem (labs 09, 11).
  *
  * C = A B with A m x k, B k x n and C m x n, all row-major floats. A GPU sums
  * the k products of an element in FP32, in an order of its own (tiles, FMA),
@@ -14,6 +14,7 @@
 #define GL_MATMUL_H
 
 #include "gl_compare.h"
+#include "gl_problem.h"
 #include "gl_random.h"
 
 #ifdef __cplusplus
@@ -43,6 +44,42 @@ size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, 
  * would take the CPU seconds. */
 size_t gl_matmul_check_device(const float *a, const float *b, const float *got, int m, int n,
                               int k, int random, gl_rng *rng, gl_cmp *cmp);
+
+/* ---- the product as a lab's problem (gl_problem.h): labs 09 and 11 ----
+ * C = A B at m x n x k, A and B random floats in [-1, 1) made on the GPU from the seed, C
+ * checked by the lab's own check (gl_problem.verify): within each element's FP32 error bound,
+ * every element on the host up to `full` elements, else on the GPU on C's first and last rows
+ * and columns and `sample` random elements (the reference of a whole 4096^3 product costs
+ * the CPU minutes). Its work is 2 m n k FLOPs, its rate in GFLOP/s. */
+typedef struct gl_matmul_s gl_matmul;
+struct gl_matmul_s {
+    int m, n, k;
+    size_t full;         /* C compared whole up to this many elements */
+    int sample;          /* random elements of a larger C compared, besides its edges */
+    const char *lab;     /* "09-matmul-tiling": names the sample's random draw */
+    const char *name[3]; /* A, B and C in the messages: "a", "b", "c" */
+    const char *outside; /* what a call may write around C, in the lab's words (a guard
+                          * zone written): gl_problem_buf.outside */
+    /* what a wrong C most likely means, in the lab's terms (cmp: what the comparison found;
+     * launcher: z->launcher) */
+    const char *(*hint)(const gl_matmul *z, const gl_cmp *cmp);
+    /* runs launcher once on C = A B (device pointers) */
+    void (*call)(const gl_matmul *z, const char *launcher, float *c, const float *a,
+                 const float *b);
+    const char *launcher; /* set by gl_matmul_problem */
+    char what[64];        /* set by gl_matmul_problem: "at m = n = k = 2048" */
+};
+
+/* The problem of launcher on z, its ctx; z must outlive it. Sets z->launcher and z->what. */
+gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z);
+
+/* Compares c with the product of a and b as the problem's check does: host pointers with
+ * on_device 0 (every element up to z->full, else the sample), device pointers with on_device
+ * 1 (the sample). Returns how many are wrong; why gets what is wrong in z's words, the
+ * first wrong element's bound and z->hint's sentence ("" when right; len 0: nothing). Safe
+ * to call from several threads at once (each with its own rng and why). */
+size_t gl_matmul_compare(const gl_matmul *z, const float *a, const float *b, const float *c,
+                         int on_device, gl_rng *rng, char *why, size_t len);
 
 #ifdef __cplusplus
 }

@@ -11,9 +11,9 @@
  *                and one after reading them; the naive kernel does not scale
  *                threadIdx.x by a row length (the given swapped kernel does,
  *                so the test can tell)
- *   performance  the judge's clock, fresh inputs every call: naive and tiled
- *                against the lab's own swapped kernel, the block launches
- *                against the lab's own empty launch
+ *   performance  the judge's clock, fresh inputs every call (GL_LAB.timed):
+ *                naive and tiled against the lab's own swapped kernel, the
+ *                block launches against the lab's own empty launch
  *   profile      global load requests (Nsight Compute): the tiled kernel
  *                issues about TILE times fewer than the naive product's
  *                2 m n k / 32; sectors per request show the naive kernel's
@@ -24,22 +24,17 @@
 #include "lab.h"
 
 #include <ctype.h>
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Thresholds, well inside what the reference shows (README.md has the
- * measured numbers): a verdict must not flip between runs. */
-#define PERF_DIM 2048 /* m = n = k of the timed products */
-#define PERF_SETS 4   /* calls per round, each on its own A, B and C: 192 MiB in all */
+ * measured numbers; the claims' beside their bounds): a verdict must not flip
+ * between runs. */
+#define PERF_DIM 2048 /* m = n = k of the timed products: 4 sets of A, B and C, 192 MiB */
 #define PERF_SAMPLE 1024 /* random elements of C checked per call, besides its edges */
-#define MIN_NAIVE_OVER_SWAPPED 3.0 /* time ratio, PERF_DIM^3; H200: 5.63 */
-#define MIN_TILED_OVER_SWAPPED 5.5 /* time ratio, PERF_DIM^3; H200: 9.51 (17.660 / 1.858 ms);
-                                      a naive kernel, even coalesced, gets 5.63 */
-#define LAUNCH_DIM 640             /* block_launches: (640 / 16)^2 = 1600 launches */
-#define LAUNCH_SETS 4              /* a call takes about 39 ms on an H100, its 1600 launches */
+#define LAUNCH_DIM 640             /* block_launches: (640 / 16)^2 = 1600 launches; a call
+                                      takes about 39 ms on an H100 */
 #define MIN_LAUNCH_SHARE 0.5       /* of launches x the empty launch's time, at least; H200 at
                                       512^3: 19.6 ms more than one grid, against 3.0 ms for
                                       1024 empty launches (6.5x); at 1024^3 one grid took
@@ -47,8 +42,6 @@
 #define PROFILE_DIM 512            /* m = n = k under Nsight Compute */
 #define MIN_LOAD_REDUCTION 16.0    /* naive (2 m n k / 32) / tiled global load requests:
                                       TILE = 32 predicts 32; H200: 32.0 */
-#define MAX_NAIVE_SECTORS 4.0      /* sectors per global load request; 16 x 16 blocks predict 2;
-                                      H200: 2.00 (the swapped kernel: 8.50) */
 
 /* ---- correctness ---- */
 
@@ -132,57 +125,12 @@ GL_TEST(naive_shapes, GL_CORRECTNESS, 3, 15, "naive, every block shape")
     }
 }
 
-/* The launcher only enqueues its kernel (gl_expect_queued): A and B share
- * one allocation, which a delayed copy fills. */
-typedef struct {
-    matmul_launcher l;
-    float *c;
-    const float *a, *b;
-    const float *h_a, *h_b;
-    int m, n, k;
-} queued;
-
-static void queued_launch(void *ctx)
-{
-    queued *q = ctx;
-    matmul_call(&q->l, q->c, q->a, q->b, q->m, q->n, q->k);
-}
-
-static int queued_right(void *ctx)
-{
-    queued *q = ctx;
-    size_t nc = (size_t)q->m * q->n;
-    float *h = gl_malloc(nc * sizeof(float));
-    gl_rng rng;
-    int right;
-    gl_test_rng(&rng);
-    GL_CUDA(cudaMemcpy(h, q->c, nc * sizeof(float), cudaMemcpyDeviceToHost));
-    right = !matmul_compare(&q->l, q->h_a, q->h_b, h, q->m, q->n, q->k, nc, 0, &rng, NULL, 0);
-    free(h);
-    return right;
-}
-
+/* The launcher only enqueues its kernel: 300 x 301 x 302 behind a 150 ms kernel. */
 static void check_async(const char *launcher)
 {
-    const int m = 300, n = 301, k = 302;
-    size_t na = (size_t)m * k, nb = (size_t)k * n, nc = (size_t)m * n;
-    size_t in_bytes = (na + nb) * sizeof(float), out_bytes = nc * sizeof(float);
-    float *h_in = gl_malloc(in_bytes);
-    gl_buf staged = gl_buf_alloc(in_bytes, 0), in = gl_buf_alloc(in_bytes, 0),
-           out = gl_buf_alloc(out_bytes, 0);
-    queued q = {{launcher, 0, 0}, out.ptr, in.ptr, (const float *)in.ptr + na,
-                h_in, h_in + na, m, n, k};
-    gl_queue_buffers bufs = {in.ptr, staged.ptr, in_bytes, out.ptr, out_bytes};
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    gl_fill_float(&rng, h_in, na + nb, -1.0f, 1.0f);
-    gl_buf_upload(&staged, h_in);
-    gl_expect_queued(launcher, queued_launch, queued_right, &q, &bufs);
-    gl_buf_free(&staged);
-    gl_buf_free(&in);
-    gl_buf_free(&out);
-    free(h_in);
+    matmul_size z = {{.m = 300, .n = 301, .k = 302, .sample = MATMUL_SAMPLE}, 0, 0};
+    gl_problem p = matmul_describe(launcher, &z);
+    gl_perf_queued(launcher, &p);
 }
 
 GL_TEST(naive_async, GL_CORRECTNESS, 1, 30, "naive, launcher returns at once")
@@ -327,55 +275,24 @@ GL_TEST(naive_coalesced, GL_TECHNIQUE, 3, 10, "naive: threadIdx.x along the colu
     GL_FOR_EACH_KERNEL("matmul_naive", "matmul_naive_kernel", k) check_coalesced(k);
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call (gl_perf_ms) ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
-/* Milliseconds per call of launcher at dim^3, sets calls a round, each on its own A, B and C;
- * a student's C is checked after every round (the lab's problem, lab.c). */
-static double ms_per_call(const char *launcher, int dim, int sets)
-{
-    matmul_size z = {dim, dim, dim, PERF_SAMPLE, {NULL, 0, 0}, ""};
-    gl_problem p = matmul_describe(launcher, &z);
-    p.sets = sets;
-    return gl_perf_ms(launcher, &p);
-}
+GL_FASTER(naive_vs_swapped, 4, "naive faster than swapped", .launcher = "matmul_naive",
+          .than = "matmul_naive_swapped", .than_is = "the given matmul_naive_swapped",
+          .factor = 3.0, /* H200 5.63x */
+          .hint = "Does threadIdx.x walk along the columns of C (col = blockIdx.x * blockDim.x + "
+                  "threadIdx.x), so that a warp's loads of b and stores to c are consecutive "
+                  "floats?")
 
-static double gflops(int d, double ms)
-{
-    return 2.0 * d * (double)d * d / ms / 1e6;
-}
-
-/* launcher at least min_ratio times faster than the given swapped kernel. */
-static void expect_over_swapped(const char *launcher, double min_ratio, const char *why)
-{
-    double ts = ms_per_call("matmul_naive_swapped", PERF_DIM, PERF_SETS),
-           t = ms_per_call(launcher, PERF_DIM, PERF_SETS);
-    gl_test_margin(ts / t, min_ratio, 1);
-    if (ts < min_ratio * t)
-        gl_check_fail("at %d^3, %s takes %.3f ms (%.0f GFLOP/s), %.2fx faster than the given "
-                      "matmul_naive_swapped (%.3f ms); it should be at least %.1fx. %s",
-                      PERF_DIM, launcher, t, gflops(PERF_DIM, t), ts / t, ts, min_ratio, why);
-    gl_test_note("%s %.3f ms (%.0f GFLOP/s) = %.2fx the given swapped %.3f ms (needs %.1fx)",
-                 launcher, t, gflops(PERF_DIM, t), ts / t, ts, min_ratio);
-}
-
-GL_TEST(naive_vs_swapped, GL_PERFORMANCE, 4, 120, "naive faster than swapped")
-{
-    expect_over_swapped("matmul_naive", MIN_NAIVE_OVER_SWAPPED,
-                        "Does threadIdx.x walk along the columns of C (col = blockIdx.x * "
-                        "blockDim.x + threadIdx.x), so that a warp's loads of b and stores to c "
-                        "are consecutive floats?");
-}
-
-/* Further than naive_vs_swapped: a naive kernel, even with the coalesced
- * mapping, stays below this threshold. */
-GL_TEST(tiled_vs_swapped, GL_PERFORMANCE, 4, 120, "tiled faster than any naive kernel")
-{
-    expect_over_swapped("matmul_tiled", MIN_TILED_OVER_SWAPPED,
-                        "That is more than a naive kernel gets with the coalesced mapping alone "
-                        "(about 5.6x). Does each thread load one element of each tile per step, "
-                        "and the inner loop read only the shared tiles (TILE uses of each loaded "
-                        "element)?");
-}
+/* Further than naive_vs_swapped: a naive kernel, even with the coalesced mapping, stays
+ * below this bound. */
+GL_FASTER(tiled_vs_swapped, 4, "tiled faster than any naive kernel", .launcher = "matmul_tiled",
+          .than = "matmul_naive_swapped", .than_is = "the given matmul_naive_swapped",
+          .factor = 5.5, /* H200 9.51x (17.660 / 1.858 ms); a naive kernel, even coalesced,
+                            5.63x */
+          .hint = "That is more than a naive kernel gets with the coalesced mapping alone (about "
+                  "5.6x). Does each thread load one element of each tile per step, and the "
+                  "inner loop read only the shared tiles (TILE uses of each loaded element)?")
 
 static void empty_call(void *ctx, int i)
 {
@@ -391,8 +308,9 @@ GL_TEST(block_launches_vs_empty, GL_PERFORMANCE, 3, 120, "block launches pay a l
 {
     int blocks = (LAUNCH_DIM + NAIVE_BLOCK - 1) / NAIVE_BLOCK, launches = blocks * blocks;
     gl_timed empty = {1, 5, NULL, empty_call, NULL, NULL};
+    gl_problem p;
     double te = gl_time_baseline(&empty, &launches),
-           tb = ms_per_call("matmul_naive_block_launches", LAUNCH_DIM, LAUNCH_SETS);
+           tb = gl_timed_ms("matmul_naive_block_launches", "launches", &p);
     gl_test_margin(tb / te, MIN_LAUNCH_SHARE, 1);
     if (tb < MIN_LAUNCH_SHARE * te)
         gl_check_fail("at %d^3, matmul_naive_block_launches takes %.3f ms, where its %d "
@@ -411,62 +329,58 @@ GL_TEST(block_launches_vs_empty, GL_PERFORMANCE, 3, 120, "block launches pay a l
 static const char *const load_metrics[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                                            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"};
 
-/* Global load requests and sectors of a launcher's kernels at PROFILE_DIM^3. */
-static void global_loads(const char *launcher, double *requests, double *sectors)
-{
-    char dim[16];
-    const char *args[] = {launcher, dim, dim, dim, NULL};
-    double v[2];
-    snprintf(dim, sizeof dim, "%d", PROFILE_DIM);
-    gl_profile(load_metrics, 2, v, args);
-    if (v[0] <= 0)
-        gl_check_fail("%s made no global load requests (Nsight Compute)", launcher);
-    *requests = v[0];
-    *sectors = v[1];
-}
-
 GL_TEST(tiled_global_loads, GL_PROFILE, 4, 300, "tiled: TILE times fewer global loads")
 {
     /* the naive product: each warp issues 2 loads per step of k, one of A and one of B (the
      * H200 counted exactly that on the given swapped kernel) */
-    double naive_req = 2.0 * PROFILE_DIM * (double)PROFILE_DIM * PROFILE_DIM / 32.0;
-    double tiled_req, tiled_sec;
-    global_loads("matmul_tiled", &tiled_req, &tiled_sec);
-    gl_test_margin(naive_req / tiled_req, MIN_LOAD_REDUCTION, 1);
-    if (tiled_req * MIN_LOAD_REDUCTION > naive_req)
+    double naive_req = 2.0 * PROFILE_DIM * (double)PROFILE_DIM * PROFILE_DIM / 32.0, v[2];
+    char dim[16];
+    const char *args[] = {"matmul_tiled", dim, dim, dim, NULL};
+    snprintf(dim, sizeof dim, "%d", PROFILE_DIM);
+    gl_profile(load_metrics, 2, v, args); /* requests and sectors, over all its kernels */
+    if (v[0] <= 0)
+        gl_check_fail("matmul_tiled made no global load requests (Nsight Compute)");
+    gl_test_margin(naive_req / v[0], MIN_LOAD_REDUCTION, 1);
+    if (v[0] * MIN_LOAD_REDUCTION > naive_req)
         gl_check_fail("matmul_tiled issues %.0f global load requests at %d^3, only %.1fx fewer "
                       "than the naive product (2 m n k / 32 = %.0f: two per step of k and "
                       "warp); loading each element of A and B once per tile and using it TILE "
                       "= %d times should make it at least %.0fx fewer. Does the inner loop read "
                       "only the shared tiles?",
-                      tiled_req, PROFILE_DIM, naive_req / tiled_req, naive_req, TILE,
-                      MIN_LOAD_REDUCTION);
+                      v[0], PROFILE_DIM, naive_req / v[0], naive_req, TILE, MIN_LOAD_REDUCTION);
     gl_test_note("global load requests: tiled %.0f, naive 2 m n k / 32 = %.0f: %.1fx fewer "
                  "(needs %.0fx); tiled sectors %.0f",
-                 tiled_req, naive_req, naive_req / tiled_req, MIN_LOAD_REDUCTION, tiled_sec);
+                 v[0], naive_req, naive_req / v[0], MIN_LOAD_REDUCTION, v[1]);
 }
 
-GL_TEST(naive_sectors_per_request, GL_PROFILE, 3, 300, "naive: coalesced loads")
+static void load_detail(const double *v, char *out, size_t len)
 {
-    char dim[16], kernel[224];
-    const char *args[] = {"matmul_naive", dim, dim, dim, NULL};
-    double v[2], req, sec;
-    snprintf(dim, sizeof dim, "%d", PROFILE_DIM);
-    /* the most of the kernels that did the work, each on its own loads */
-    if (gl_profile_ratio(load_metrics, 2, 2u, 1u, 0, args, v, kernel, sizeof kernel) < 0)
-        gl_check_fail("matmul_naive made no global load requests (Nsight Compute)");
-    req = v[0];
-    sec = v[1];
-    gl_test_margin(sec / req, MAX_NAIVE_SECTORS, 0);
-    if (sec / req > MAX_NAIVE_SECTORS)
-        gl_check_fail("matmul_naive reads %.2f sectors of 32 bytes per global load request (the "
-                      "given swapped kernel reads about 8.5): a warp whose threads walk along a "
-                      "row of C reads 16 consecutive floats of one row of B (2 sectors; its two "
-                      "rows of threads read the same ones) and one float of each of two rows of "
-                      "A (2): 2. Does threadIdx.x pick the column?",
-                      sec / req);
-    gl_test_note("sectors per global load request: naive %.2f (at most %.1f)", sec / req,
-                 MAX_NAIVE_SECTORS);
+    snprintf(out, len, "%.0f global load requests, %.0f sectors", v[0], v[1]);
+}
+
+/* sectors per request, kernel by kernel: 2 when a warp's loads are coalesced */
+static const gl_counter load_sectors = {"sectors of 32 bytes per global load request",
+                                        load_metrics, 2, 2u, 1u, load_detail};
+
+GL_COUNTER(naive_sectors_per_request, 3, "naive: coalesced loads", .counter = &load_sectors,
+           .run = "matmul_naive 512 512 512", /* PROFILE_DIM^3 */
+           .at_most = 4.0, /* 16 x 16 blocks predict 2; H200 2.00 (the swapped kernel 8.50) */
+           .hint = "The given swapped kernel reads about 8.5: a warp whose threads walk along a "
+                   "row of C reads 16 consecutive floats of one row of B (2 sectors; its two "
+                   "rows of threads read the same ones) and one float of each of two rows of A "
+                   "(2): 2. Does threadIdx.x pick the column?")
+
+/* The timed problems: m = n = k = PERF_DIM, its usual one, and "launches": LAUNCH_DIM^3, for
+ * the block launches; each call's C checked on its edges and PERF_SAMPLE random elements. */
+static int timed(const char *launcher, const char *on, gl_problem *p)
+{
+    static matmul_size z;
+    int launches = on && !strcmp(on, "launches"), dim = launches ? LAUNCH_DIM : PERF_DIM;
+    if (on && *on && !launches)
+        return -1;
+    z = (matmul_size){{.m = dim, .n = dim, .k = dim, .sample = PERF_SAMPLE}, 0, 0};
+    *p = matmul_describe(launcher, &z);
+    return 0;
 }
 
 /* The problem of a profile run (LAUNCHER M N K: a launcher with the product's arguments) or of
@@ -480,11 +394,12 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
                       gl_parse_long(argv[1], 1, 4096, &n) || gl_parse_long(argv[2], 0, 4096, &k) ||
                       !found || strcmp(found->layout, "pppiii") != 0))
         return -1;
-    z = (matmul_size){(int)m, (int)n, (int)k, MATMUL_SAMPLE, {NULL, NAIVE_BLOCK, NAIVE_BLOCK}, ""};
+    z = (matmul_size){{.m = (int)m, .n = (int)n, .k = (int)k, .sample = MATMUL_SAMPLE},
+                      NAIVE_BLOCK, NAIVE_BLOCK};
     *p = matmul_describe(launcher, &z);
     return 0;
 }
 
 /* the largest test: 4 sets of A, B and C of 2048 x 2048 floats (16 MiB each) */
 const gl_lab GL_LAB = {.name = "09-matmul-tiling", .file = "matmul_tiling.cu", .problem = problem,
-                       .pool_mib = (4 * 3 + 2) * 16 + 64};
+                       .timed = timed, .pool_mib = (4 * 3 + 2) * 16 + 64};

@@ -12,11 +12,11 @@
  *                shared load (the register reuse of tasks 1 and 2), 128-bit
  *                global and shared loads (tasks 3 and 4), two buffers (task
  *                4), and no local memory in the register-tiled kernels
- *   performance  at 4096^3, the judge's clock, fresh inputs every call: each
- *                task against the lab's own 32 x 32 tiled kernel, and tasks 3
- *                and 4 as a share of cuBLAS FP32 (the lab's given
- *                sgemm_cublas); never one of the student's launchers against
- *                another
+ *   performance  at 4096^3, the judge's clock, fresh inputs every call
+ *                (GL_LAB.timed): each task against the lab's own 32 x 32
+ *                tiled kernel, and tasks 3 and 4 as a share of cuBLAS FP32
+ *                (the lab's given sgemm_cublas); never one of the student's
+ *                launchers against another
  *   profile      shared-memory wavefronts per load instruction of task 3
  *                (Nsight Compute): the quadrants' 128-bit loads take the
  *                minimum, an 8 x 8 square per thread conflicts on B */
@@ -25,47 +25,17 @@
 
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* Thresholds. The performance ones are time ratios at 4096^3, set well
- * inside the measured effect (README.md has the numbers; the comments give
- * the NVIDIA H200's): at most two thirds of the reference's gain over the
- * given tiled kernel, and of its share of cuBLAS. A verdict must not flip
- * between runs. */
-#define MIN_1D_OVER_TILED 1.2            /* H200: 1.95 (15.632 / 8.036 ms), H100: 1.92 */
-#define MIN_2D_OVER_TILED 2.2             /* H200: 3.66 (15.632 / 4.266 ms), H100: 3.49; 1D: 1.95 */
-#define MIN_VECTORIZED_OVER_TILED 2.55    /* H200: 4.29 (15.632 / 3.642 ms), H100: 4.07; 1D: 1.95 */
-#define MIN_VECTORIZED_PCT_OF_CUBLAS 45.0 /* H200: 73.6%; 1D: 33.4% */
-#define MIN_PREFETCH_PCT_OF_CUBLAS 52.0   /* H200: 83.5%, H100: 84% */
 
 /* Multiply-adds per shared-load instruction in the PTX (static counts): the
  * given 32 x 32 tiled kernel has 0.5, task 1's reference 0.89 (TM1 = 8 FMAs
  * for 8 + 1 loads), task 2's 4 (64 FMAs for 16 loads). */
 #define MIN_1D_FMA_PER_SHARED_LOAD 0.75
 #define MIN_2D_FMA_PER_SHARED_LOAD 2.0
-/* Shared-memory wavefronts per load instruction of sgemm_vectorized. A
- * wavefront returns at most 128 bytes: a warp's 128-bit load returns 512, so
- * it takes at least 4 wavefronts, one per quarter-warp (8 threads x 16
- * bytes), unless neighbouring threads read the same float4 (a broadcast),
- * which halves that to 2; within a quarter-warp, float4 in the same banks at
- * different addresses add wavefronts (conflicts). Per step i a warp (two
- * values of ty, tx 0 to 15) issues two loads of A, as[i][ty * 4] and
- * as[i][64 + ty * 4] (2 distinct float4, each read by a whole half-warp: 2
- * wavefronts each), and two of B, bs[i][tx * 4] and bs[i][64 + tx * 4] (16
- * consecutive float4, 8 per quarter-warp in a 128-byte span: 4 wavefronts
- * each, no conflict): (2 + 2 + 4 + 4) / 4 = 3.00, the minimum for these
- * accesses, and the H200 measured 3.00 (0 bank conflicts). An 8 x 8 square
- * per thread reads B at bs[i][tx * 8] and bs[i][tx * 8 + 4]: a quarter-warp's
- * 8 float4 lie 32 bytes apart, 256 bytes, 2 wavefronts per quarter-warp, 8 per
- * load: (2 + 2 + 8 + 8) / 4 = 5.00, measured
- * on the H200 by the wrong solution vectorized_square_tile. */
-#define MAX_VECTORIZED_WAVEFRONTS 4.5
 
-#define PERF_DIM 4096   /* the performance tests' m = n = k (2048 on a GPU with little memory) */
+#define PERF_DIM 4096    /* the performance tests' m = n = k (2048 on a GPU with little memory) */
 #define PERF_SETS 4      /* calls per round, each on its own A, B and C: 768 MiB in all */
 #define PERF_SAMPLE 1024 /* random elements of C checked per call, besides its edges */
 
@@ -132,56 +102,12 @@ static void check_random(const char *launcher)
     check(launcher, &s, 1, 0, 0, 0);
 }
 
-/* The launcher only enqueues its kernel (gl_expect_queued). */
-typedef struct {
-    const char *launcher;
-    float *c;
-    const float *a, *b;
-    const sgemm_problem *p;
-} queued;
-
-static void queued_launch(void *ctx)
-{
-    queued *q = ctx;
-    sgemm_run(q->launcher, q->c, q->a, q->b, q->p->m, q->p->n, q->p->k);
-}
-
-static int queued_right(void *ctx)
-{
-    queued *q = ctx;
-    size_t n = (size_t)q->p->m * q->p->n;
-    float *h = gl_malloc(n * sizeof(float));
-    gl_rng rng;
-    int right;
-    gl_test_rng(&rng);
-    GL_CUDA(cudaMemcpy(h, q->c, n * sizeof(float), cudaMemcpyDeviceToHost));
-    right = !sgemm_compare(q->launcher, q->p->a, q->p->b, h, q->p->m, q->p->n, q->p->k, n, 0,
-                           &rng, NULL, 0);
-    free(h);
-    return right;
-}
-
+/* The launcher only enqueues its kernel: 512^3, A copied in by a 150 ms kernel before it. */
 static void check_async(const char *launcher)
 {
-    const int dim = 512;
-    size_t bytes = (size_t)dim * dim * sizeof(float);
-    gl_buf staged = gl_buf_alloc(bytes, 0), a = gl_buf_alloc(bytes, 0),
-           b = gl_buf_alloc(bytes, 0), c = gl_buf_alloc(bytes, 0);
-    sgemm_problem p;
-    queued q = {launcher, c.ptr, a.ptr, b.ptr, &p};
-    gl_queue_buffers qb = {a.ptr, staged.ptr, bytes, c.ptr, bytes};
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    sgemm_make(&rng, dim, dim, dim, &p);
-    gl_buf_upload(&staged, p.a); /* A arrives only after the 150 ms wait */
-    gl_buf_upload(&b, p.b);
-    gl_expect_queued(launcher, queued_launch, queued_right, &q, &qb);
-    gl_buf_free(&staged);
-    gl_buf_free(&a);
-    gl_buf_free(&b);
-    gl_buf_free(&c);
-    sgemm_free(&p);
+    gl_matmul z = {.m = 512, .n = 512, .k = 512, .sample = SGEMM_SAMPLE};
+    gl_problem p = sgemm_describe(launcher, &z);
+    gl_perf_queued(launcher, &p);
 }
 
 /* The correctness tests of one launcher, label its name in the titles; the points of
@@ -445,146 +371,109 @@ GL_TEST(prefetch_no_local_memory, GL_TECHNIQUE, 1, 10, "prefetch: no local memor
 }
 
 
-/* ---- performance: the judge's clock, fresh inputs every call ---- */
+/* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
+ * Rates at 4096^3, bounds set well inside the measured effect (README.md has the numbers; the
+ * comments give the NVIDIA H200's): at most two thirds of the reference's gain over the given
+ * tiled kernel (lab 09's 32 x 32 one), and of its share of cuBLAS FP32 (the given
+ * sgemm_cublas). A verdict must not flip between runs. */
 
-/* 4 sets of 3 matrices of 4096 x 4096 floats (64 MiB each) and an A and a B made again
- * need 896 MiB of the pool */
-static int perf_dim(void)
-{
-    return gl_pool_mib() >= (PERF_SETS * 3 + 2) * 64 + 16 ? PERF_DIM : PERF_DIM / 2;
-}
+GL_FASTER(blocktiled_1d_vs_tiled, 3, "1D tiles faster than 32 x 32 tiles",
+          .launcher = "sgemm_blocktiled_1d", .than = "sgemm_tiled",
+          .than_is = "the given sgemm_tiled",
+          .factor = 1.2, /* H200 1.95x (15.632 / 8.036 ms), H100 1.92x */
+          .hint = "Each value of B read from shared memory should serve TM1 multiply-adds: is it "
+                  "read once per step i into a register, and acc a float[TM1] in registers (no "
+                  "local memory)?")
 
-/* Milliseconds per call of launcher at perf_dim()^3, each call of a round on its own A, B
- * and C; a student's C is checked after every round (the lab's problem, lab.c; gl_perf_ms). */
-static double ms_per_call(const char *launcher, int *dim)
-{
-    sgemm_size z;
-    gl_problem p;
-    z.m = z.n = z.k = *dim = perf_dim();
-    z.sample = PERF_SAMPLE;
-    p = sgemm_describe(launcher, &z);
-    p.sets = PERF_SETS;
-    return gl_perf_ms(launcher, &p);
-}
+GL_FASTER(blocktiled_2d_vs_tiled, 3, "2D tiles far faster than 32 x 32 tiles",
+          .launcher = "sgemm_blocktiled_2d", .than = "sgemm_tiled",
+          .than_is = "the given sgemm_tiled",
+          .factor = 2.2, /* H200 3.66x (15.632 / 4.266 ms), H100 3.49x; 1D 1.95x */
+          .hint = "Task 1's column of TM1 results gets about 1.9x; a TM x TN tile per thread "
+                  "gets more: each thread should compute its TM x TN results from TM + TN "
+                  "registers per step i, with acc[TM][TN] in registers (the technique tests "
+                  "check local memory)")
 
-static double tflops(int dim, double ms)
-{
-    return 2.0 * dim * (double)dim * dim / ms / 1e9;
-}
+GL_FASTER(vectorized_vs_tiled, 3, "vectorized far faster than 32 x 32 tiles",
+          .launcher = "sgemm_vectorized", .than = "sgemm_tiled",
+          .than_is = "the given sgemm_tiled",
+          .factor = 2.55, /* H200 4.29x (15.632 / 3.642 ms), H100 4.07x; 1D 1.95x */
+          .hint = "Task 1's column of TM1 results gets about 1.9x: task 3 keeps task 2's TM x TN "
+                  "register tile, with A's tile transposed, float4 loads from global and shared "
+                  "memory, and the four quadrants (not an 8 x 8 square) so a half-warp reads 16 "
+                  "consecutive float4 of B")
 
-/* launcher against the given 32 x 32 tiled kernel (lab 09's). */
-static void expect_over_tiled(const char *launcher, double min_ratio, const char *why)
-{
-    int dim;
-    double s = ms_per_call("sgemm_tiled", &dim), f = ms_per_call(launcher, &dim);
-    gl_test_margin(s / f, min_ratio, 1);
-    if (s < min_ratio * f)
-        gl_check_fail("at m = n = k = %d, %s takes %.3f ms (%.1f TFLOP/s), %.2fx faster than the "
-                      "given sgemm_tiled (%.3f ms); it should be at least %.2fx. %s",
-                      dim, launcher, f, tflops(dim, f), s / f, s, min_ratio, why);
-    gl_test_note("%s %.3f ms (%.1f TFLOP/s) = %.2fx faster than the given sgemm_tiled %.3f ms "
-                 "(needs %.2fx)",
-                 launcher, f, tflops(dim, f), s / f, s, min_ratio);
-}
+GL_SHARE(vectorized_vs_cublas, 3, "vectorized: share of cuBLAS", .launcher = "sgemm_vectorized",
+         .than = "sgemm_cublas", .than_is = "cuBLAS FP32",
+         .percent = 45.0, /* H200 73.6%; 1D 33.4% */
+         .hint = "Are the 128-bit loads really taken (k and n multiples of 4 here), and acc in "
+                 "registers?")
 
-static void expect_share_of_cublas(const char *launcher, double min_pct, const char *why)
-{
-    int dim;
-    double roof = ms_per_call("sgemm_cublas", &dim), ms = ms_per_call(launcher, &dim);
-    double pct = 100.0 * roof / ms;
-    gl_test_margin(pct, min_pct, 1);
-    if (pct < min_pct)
-        gl_check_fail("at m = n = k = %d, %s takes %.3f ms (%.1f TFLOP/s), %.1f%% of cuBLAS "
-                      "FP32 (%.3f ms, %.1f TFLOP/s); it should reach %.0f%%. %s",
-                      dim, launcher, ms, tflops(dim, ms), pct, roof, tflops(dim, roof), min_pct,
-                      why);
-    gl_test_note("%s %.3f ms (%.1f TFLOP/s) = %.1f%% of cuBLAS FP32 %.3f ms (%.1f TFLOP/s; "
-                 "needs %.0f%%)",
-                 launcher, ms, tflops(dim, ms), pct, roof, tflops(dim, roof), min_pct);
-}
-
-GL_TEST(blocktiled_1d_vs_tiled, GL_PERFORMANCE, 3, 120, "1D tiles faster than 32 x 32 tiles")
-{
-    expect_over_tiled("sgemm_blocktiled_1d", MIN_1D_OVER_TILED,
-                      "Each value of B read from shared memory should serve TM1 multiply-adds: "
-                      "is it read once per step i into a register, and acc a float[TM1] in "
-                      "registers (no local memory)?");
-}
-
-GL_TEST(blocktiled_2d_vs_tiled, GL_PERFORMANCE, 3, 120, "2D tiles far faster than 32 x 32 tiles")
-{
-    expect_over_tiled("sgemm_blocktiled_2d", MIN_2D_OVER_TILED,
-                      "Task 1's column of TM1 results gets about 1.9x; a TM x TN tile per thread "
-                      "gets more: each thread should compute its TM x TN results from TM + TN "
-                      "registers per step i, with acc[TM][TN] in registers (the technique tests "
-                      "check local memory)");
-}
-
-GL_TEST(vectorized_vs_tiled, GL_PERFORMANCE, 3, 120, "vectorized far faster than 32 x 32 tiles")
-{
-    expect_over_tiled("sgemm_vectorized", MIN_VECTORIZED_OVER_TILED,
-                      "Task 1's column of TM1 results gets about 1.9x: task 3 keeps task 2's "
-                      "TM x TN register tile, with A's tile transposed, float4 loads from global "
-                      "and shared memory, and the four quadrants (not an 8 x 8 square) so a "
-                      "half-warp reads 16 consecutive float4 of B");
-}
-
-GL_TEST(vectorized_vs_cublas, GL_PERFORMANCE, 3, 120, "vectorized: share of cuBLAS")
-{
-    expect_share_of_cublas("sgemm_vectorized", MIN_VECTORIZED_PCT_OF_CUBLAS,
-                           "Are the 128-bit loads really taken (k and n multiples of 4 here), "
-                           "and acc in registers?");
-}
-
-GL_TEST(prefetch_vs_cublas, GL_PERFORMANCE, 4, 120, "prefetch: share of cuBLAS")
-{
-    expect_share_of_cublas("sgemm_prefetch", MIN_PREFETCH_PCT_OF_CUBLAS,
-                           "The next tile's global loads should be issued before the math on "
-                           "this one and stored into the other buffer after it, with one "
-                           "barrier per step");
-}
+GL_SHARE(prefetch_vs_cublas, 4, "prefetch: share of cuBLAS", .launcher = "sgemm_prefetch",
+         .than = "sgemm_cublas", .than_is = "cuBLAS FP32",
+         .percent = 52.0, /* H200 83.5%, H100 84% */
+         .hint = "The next tile's global loads should be issued before the math on this one and "
+                 "stored into the other buffer after it, with one barrier per step")
 
 /* ---- profile: Nsight Compute counters ---- */
 
-static const char *const shared_metrics[] = {
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "smsp__sass_inst_executed_op_shared_ld.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-};
-
-GL_TEST(vectorized_shared_wavefronts, GL_PROFILE, 5, 300,
-        "vectorized: conflict-free 128-bit shared loads")
+static void shared_detail(const double *v, char *out, size_t len)
 {
-    const char *args[] = {"sgemm_vectorized", "512", NULL};
-    double v[3], w;
-    char kernel[224];
-    /* the most of the kernels that did the work, each on its own loads */
-    w = gl_profile_ratio(shared_metrics, 3, 1u << 0, 1u << 1, 0, args, v, kernel, sizeof kernel);
-    if (w < 0)
-        gl_check_fail("sgemm_vectorized's kernel executed no shared-memory load (Nsight "
-                      "Compute): the tiles in shared memory are the lesson");
-    gl_test_margin(w, MAX_VECTORIZED_WAVEFRONTS, 0);
-    if (w > MAX_VECTORIZED_WAVEFRONTS)
-        gl_check_fail("sgemm_vectorized_kernel's shared loads take %.2f wavefronts each "
-                      "(%.0f loads, %.0f wavefronts, %.0f counted as bank conflicts), more than "
-                      "%.2f; the quadrants take 3.00. A wavefront returns 128 "
-                      "bytes, a quarter-warp's 8 float4: with the quadrants the 8 threads of "
-                      "a quarter-warp read 8 consecutive float4 of bs[i][tx * 4] (one "
-                      "wavefront). An 8 x 8 square per thread reads bs[i][tx * 8]: float4 "
-                      "32 bytes apart, two in the same banks, two wavefronts per quarter-warp "
-                      "(about 5 per load in all). Own four 4 x 4 quadrants: rows ty * 4 and 64 + ty * 4, "
-                      "columns tx * 4 and 64 + tx * 4",
-                      w, v[1], v[0], v[2], MAX_VECTORIZED_WAVEFRONTS);
-    gl_test_note("%.2f wavefronts per shared load (at most %.2f): %.0f loads, %.0f wavefronts, "
-                 "%.0f counted as bank conflicts",
-                 w, MAX_VECTORIZED_WAVEFRONTS, v[1], v[0], v[2]);
+    snprintf(out, len, "%.0f loads, %.0f wavefronts, %.0f counted as bank conflicts", v[1], v[0],
+             v[2]);
+}
+
+/* Shared-memory wavefronts per load instruction, kernel by kernel. */
+static const gl_counter shared_wavefronts = {
+    "shared-memory wavefronts per shared load",
+    (const char *const[]){"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                          "smsp__sass_inst_executed_op_shared_ld.sum",
+                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"},
+    3, 1u << 0, 1u << 1, shared_detail};
+
+/* A wavefront returns at most 128 bytes: a warp's 128-bit load returns 512, so
+ * it takes at least 4 wavefronts, one per quarter-warp (8 threads x 16
+ * bytes), unless neighbouring threads read the same float4 (a broadcast),
+ * which halves that to 2; within a quarter-warp, float4 in the same banks at
+ * different addresses add wavefronts (conflicts). Per step i a warp (two
+ * values of ty, tx 0 to 15) issues two loads of A, as[i][ty * 4] and
+ * as[i][64 + ty * 4] (2 distinct float4, each read by a whole half-warp: 2
+ * wavefronts each), and two of B, bs[i][tx * 4] and bs[i][64 + tx * 4] (16
+ * consecutive float4, 8 per quarter-warp in a 128-byte span: 4 wavefronts
+ * each, no conflict): (2 + 2 + 4 + 4) / 4 = 3.00, the minimum for these
+ * accesses, and the H200 measured 3.00 (0 bank conflicts). An 8 x 8 square
+ * per thread reads B at bs[i][tx * 8] and bs[i][tx * 8 + 4]: a quarter-warp's
+ * 8 float4 lie 32 bytes apart, 256 bytes, 2 wavefronts per quarter-warp, 8 per
+ * load: (2 + 2 + 8 + 8) / 4 = 5.00, measured
+ * on the H200 by the wrong solution vectorized_square_tile. */
+GL_COUNTER(vectorized_shared_wavefronts, 5, "vectorized: conflict-free 128-bit shared loads",
+           .counter = &shared_wavefronts, .run = "sgemm_vectorized 512",
+           .at_most = 4.5, /* the quadrants 3.00, an 8 x 8 square 5.00 */
+           .hint = "The quadrants take 3.00. A wavefront returns 128 bytes, a quarter-warp's 8 "
+                   "float4: with the quadrants the 8 threads of a quarter-warp read 8 "
+                   "consecutive float4 of bs[i][tx * 4] (one wavefront). An 8 x 8 square per "
+                   "thread reads bs[i][tx * 8]: float4 32 bytes apart, two in the same banks, "
+                   "two wavefronts per quarter-warp (about 5 per load in all). Own four 4 x 4 "
+                   "quadrants: rows ty * 4 and 64 + ty * 4, columns tx * 4 and 64 + tx * 4")
+
+/* The timed problem: m = n = k = PERF_DIM where the pool holds 4 sets of 3 matrices of 4096 x
+ * 4096 floats (64 MiB each) and an A and a B made again (896 MiB), else PERF_DIM / 2; each
+ * call's C checked on its edges and PERF_SAMPLE random elements. */
+static int timed(const char *launcher, const char *on, gl_problem *p)
+{
+    static gl_matmul z;
+    int dim = gl_pool_mib() >= (PERF_SETS * 3 + 2) * 64 + 16 ? PERF_DIM : PERF_DIM / 2;
+    z = (gl_matmul){.m = dim, .n = dim, .k = dim, .sample = PERF_SAMPLE};
+    *p = sgemm_describe(launcher, &z);
+    p->sets = PERF_SETS;
+    return on && *on ? -1 : 0;
 }
 
 /* The problem of a profile run (LAUNCHER DIM: m = n = k = DIM) or of a probe (160 x 136 x 24:
  * the 128-bit path, partial block tiles). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    static sgemm_size z;
+    static gl_matmul z;
     long dim = 0;
     if (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 1, 8192, &dim)))
         return -1;
@@ -597,5 +486,5 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 }
 
 /* the largest test: 4 sets of A, B and C of 4096 x 4096 floats (64 MiB each) */
-const gl_lab GL_LAB = {.name = "11-sgemm", .file = "sgemm.cu", .problem = problem,
+const gl_lab GL_LAB = {.name = "11-sgemm", .file = "sgemm.cu", .problem = problem, .timed = timed,
                        .pool_mib = (PERF_SETS * 3 + 2) * 64 + 64};

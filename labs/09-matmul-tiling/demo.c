@@ -8,15 +8,13 @@
  * cuBLAS, at M x N x K. "study": the naive kernel with blocks of every
  * shape, then on a 2D grid, a 1D grid and one block launched many times, at
  * a size no larger than 1024 x 1024 x 1024 (the smallest blocks are very
- * slow). Each GPU row runs once and is checked as the grader checks it
- * (lab.c: within each element's FP32 error bound, on a sample of C above
- * 2^18 elements); a right one is then timed (median of 21 runs, L2 flushed
- * before each; a row whose one run took long is timed with fewer runs, and a
- * note says so) and compared with the row it improves on (x_baseline: that
- * row's time over this one's). GFLOP/s = 2 M N K / time. */
+ * slow). Each GPU row runs once on the lab's problem (lab.c) and is checked
+ * as the grader checks it (within each element's FP32 error bound, on a
+ * sample of C above 2^18 elements); a right one is then timed (median of 21
+ * runs, L2 flushed before each) and compared with the row it improves on
+ * (x_baseline: that row's time over this one's). GFLOP/s = 2 M N K / time. */
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,96 +29,83 @@ typedef struct {
     int baseline;      /* the row this one is compared with; -1: none */
 } variant;
 
-/* One size of the product, on the host and on the device. */
-typedef struct {
-    matmul_problem h;
-    gl_buf a, b, c;
-} problem;
-
-typedef struct {
-    const matmul_launcher *l;
-    problem *p;
-} job;
-
-static void run(void *arg)
-{
-    job *j = arg;
-    matmul_call(j->l, j->p->c.ptr, j->p->a.ptr, j->p->b.ptr, j->p->h.m, j->p->h.n, j->p->h.k);
-}
+static const variant rows[NROWS] = {
+    {"variants", "cpu_reference", {NULL, 0, 0}, -1},
+    {"variants", "naive_swapped", {"matmul_naive_swapped", NAIVE_BLOCK, NAIVE_BLOCK}, -1},
+    {"variants", "naive", {"matmul_naive", NAIVE_BLOCK, NAIVE_BLOCK}, 1},
+    {"variants", "tiled", {"matmul_tiled", TILE, TILE}, 2},
+    {"variants", "cublas", {"matmul_cublas", 0, 0}, 3},
+    {"study", "naive_shape", {"matmul_naive_shape", 1, 2}, -1},
+    {"study", "naive_shape", {"matmul_naive_shape", 2, 4}, 5},
+    {"study", "naive_shape", {"matmul_naive_shape", 4, 8}, 6},
+    {"study", "naive_shape", {"matmul_naive_shape", 8, 16}, 7},
+    {"study", "naive_shape", {"matmul_naive_shape", 16, 16}, 8},
+    {"study", "naive_shape", {"matmul_naive_shape", 16, 32}, 9},
+    {"study", "naive_shape", {"matmul_naive_shape", 32, 32}, 10},
+    {"study", "naive (2D grid)", {"matmul_naive", NAIVE_BLOCK, NAIVE_BLOCK}, -1},
+    {"study", "naive_grid1d", {"matmul_naive_grid1d", NAIVE_BLOCK, NAIVE_BLOCK}, 12},
+    {"study", "naive_block_launches",
+     {"matmul_naive_block_launches", NAIVE_BLOCK, NAIVE_BLOCK}, 12},
+};
 
 static void run_empty(void *arg)
 {
     matmul_empty(*(int *)arg);
 }
 
-static void problem_init(problem *p, int m, int n, int k, gl_rng *rng)
+static double gflops(const matmul_size *z, double ms)
 {
-    matmul_make(rng, m, n, k, &p->h);
-    p->a = gl_buf_alloc((size_t)m * k * sizeof(float), 0);
-    p->b = gl_buf_alloc((size_t)k * n * sizeof(float), 0);
-    p->c = gl_buf_alloc((size_t)m * n * sizeof(float), 0);
-    gl_buf_upload(&p->a, p->h.a);
-    gl_buf_upload(&p->b, p->h.b);
-}
-
-static void problem_free(problem *p)
-{
-    gl_buf_free(&p->a);
-    gl_buf_free(&p->b);
-    gl_buf_free(&p->c);
-    matmul_free(&p->h);
-}
-
-static double gflops(const problem *p, double ms)
-{
-    return 2.0 * p->h.m * (double)p->h.n * p->h.k / ms / 1e6;
+    return 2.0 * z->mm.m * (double)z->mm.n * z->mm.k / ms / 1e6;
 }
 
 /* The CPU reference of the whole product, timed: the table's first row. */
-static double cpu_seconds(const matmul_problem *p)
+static double cpu_seconds(int m, int n, int k)
 {
-    float *ref = malloc(((size_t)p->m * p->n + 1) * sizeof(float));
-    double t0 = gl_host_seconds();
+    matmul_problem p;
+    gl_rng rng;
+    float *ref = malloc(((size_t)m * n + 1) * sizeof(float));
+    double t0;
     if (!ref)
         gl_fail("not enough host memory for the CPU reference");
-    gl_matmul_ref(p->a, p->b, p->m, p->n, p->k, ref, NULL);
+    gl_rng_init(&rng, gl_seed(), "09-matmul-tiling demo");
+    matmul_make(&rng, m, n, k, &p);
+    t0 = gl_host_seconds();
+    gl_matmul_ref(p.a, p.b, m, n, k, ref, NULL);
     t0 = gl_host_seconds() - t0;
+    matmul_free(&p);
     free(ref);
     return t0;
 }
 
+/* l's milliseconds on z's product, checked first (with wrong, a WRONG row is counted and said,
+ * -1 returned: not timed) */
+static double time_row(const matmul_launcher *l, matmul_size z, int *wrong)
+{
+    gl_problem p;
+    const char *why;
+    z.rows = l->rows;
+    z.cols = l->cols;
+    p = matmul_describe(l->name, &z);
+    if (wrong && *(why = gl_problem_check(l->name, &p, gl_seed()))) {
+        (*wrong)++;
+        printf("%s is WRONG: %s\n", matmul_label(l), why);
+        return -1.0;
+    }
+    return gl_problem_time_ms(l->name, &p, gl_seed());
+}
+
 int main(int argc, char **argv)
 {
-    static const variant rows[NROWS] = {
-        {"variants", "cpu_reference", {NULL, 0, 0}, -1},
-        {"variants", "naive_swapped", {"matmul_naive_swapped", NAIVE_BLOCK, NAIVE_BLOCK}, -1},
-        {"variants", "naive", {"matmul_naive", NAIVE_BLOCK, NAIVE_BLOCK}, 1},
-        {"variants", "tiled", {"matmul_tiled", TILE, TILE}, 2},
-        {"variants", "cublas", {"matmul_cublas", 0, 0}, 3},
-        {"study", "naive_shape", {"matmul_naive_shape", 1, 2}, -1},
-        {"study", "naive_shape", {"matmul_naive_shape", 2, 4}, 5},
-        {"study", "naive_shape", {"matmul_naive_shape", 4, 8}, 6},
-        {"study", "naive_shape", {"matmul_naive_shape", 8, 16}, 7},
-        {"study", "naive_shape", {"matmul_naive_shape", 16, 16}, 8},
-        {"study", "naive_shape", {"matmul_naive_shape", 16, 32}, 9},
-        {"study", "naive_shape", {"matmul_naive_shape", 32, 32}, 10},
-        {"study", "naive (2D grid)", {"matmul_naive", NAIVE_BLOCK, NAIVE_BLOCK}, -1},
-        {"study", "naive_grid1d", {"matmul_naive_grid1d", NAIVE_BLOCK, NAIVE_BLOCK}, 12},
-        {"study", "naive_block_launches",
-         {"matmul_naive_block_launches", NAIVE_BLOCK, NAIVE_BLOCK}, 12},
-    };
     static const matmul_launcher cublas = {"matmul_cublas", 0, 0};
     static const char *headers[] = {"part",     "variant", "block",         "launches",
                                     "time_ms",  "GFLOP/s", "pct_of_cublas", "x_baseline",
                                     "check"};
     gl_demo_args args;
     gl_device_info info;
-    gl_rng rng;
     gl_table *table;
-    problem full, study;
+    matmul_size full = {{.sample = MATMUL_SAMPLE}, 0, 0}, study;
     double ms[NROWS], cublas_study_ms, empty_ms, cpu;
-    int launches[NROWS], m, n, k, r, c, wrong = 0, status;
-    char slow[512] = "";
+    int launches[NROWS], m, n, k, r, c, wrong = 0;
 
     gl_demo_parse(argc, argv, "[--csv FILE] [M [N [K]]]  (default 2048 x 2048 x 2048)", 3, 1,
                   MATMUL_MAX_DIM, &args);
@@ -133,64 +118,36 @@ int main(int argc, char **argv)
                         "indices do not reach that far\n", argv[0], m, n, k);
         return 2;
     }
+    full.mm.m = m;
+    full.mm.n = n;
+    full.mm.k = k;
+    study = full;
+    study.mm.m = m < STUDY_MAX ? m : STUDY_MAX;
+    study.mm.n = n < STUDY_MAX ? n : STUDY_MAX;
+    study.mm.k = k < STUDY_MAX ? k : STUDY_MAX;
 
     gl_demo_begin(&info);
-    gl_rng_init(&rng, gl_seed(), "09-matmul-tiling demo");
-    problem_init(&full, m, n, k, &rng);
-    problem_init(&study, m < STUDY_MAX ? m : STUDY_MAX, n < STUDY_MAX ? n : STUDY_MAX,
-                 k < STUDY_MAX ? k : STUDY_MAX, &rng);
     printf("CPU reference at %d x %d x %d (one thread, in double) ...\n", m, n, k);
     fflush(stdout);
-    cpu = cpu_seconds(&full.h);
+    cpu = cpu_seconds(m, n, k);
 
     table = gl_table_new(NULL, 9, headers);
     gl_table_note(table, "lab", "09-matmul-tiling, variants at %d x %d x %d, study at %d x %d x "
-                  "%d (m x n x k, floats)", m, n, k, study.h.m, study.h.n, study.h.k);
+                  "%d (m x n x k, floats)", m, n, k, study.mm.m, study.mm.n, study.mm.k);
     gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
     gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
 
     for (r = 0; r < NROWS; r++) {
         const variant *v = &rows[r];
-        job j = {&v->l, strcmp(v->part, "study") ? &full : &study};
-        gl_timing_opts opts = gl_timing_default();
-        const char *why;
-        double t0, once;
-
+        const matmul_size *z = strcmp(v->part, "study") ? &full : &study;
         launches[r] = strcmp(v->label, "naive_block_launches")
                           ? 1
-                          : ((j.p->h.m + NAIVE_BLOCK - 1) / NAIVE_BLOCK) *
-                                ((j.p->h.n + NAIVE_BLOCK - 1) / NAIVE_BLOCK);
-        ms[r] = 1e3 * cpu;
-        if (!v->l.name)
-            continue;
-        ms[r] = -1.0; /* wrong: not timed */
-        if (*(why = matmul_check(&v->l, &j.p->h, &rng))) {
-            wrong++;
-            printf("%s is WRONG: %s\n", matmul_label(&v->l), why);
-            continue;
-        }
-        t0 = gl_host_seconds();
-        run(&j);
-        GL_CUDA(cudaDeviceSynchronize());
-        once = gl_host_seconds() - t0;
-        /* the slowest shapes take seconds a run: fewer runs, still the median */
-        if (once > 0.05) {
-            size_t used = strlen(slow);
-            char block[32] = ""; /* cuBLAS has no block to name */
-            opts.warmup = once > 0.5 ? 0 : 1;
-            opts.reps = once > 0.5 ? 1 : 5;
-            if (v->l.rows > 0)
-                snprintf(block, sizeof block, " %dx%d", v->l.rows, v->l.cols);
-            snprintf(slow + used, sizeof slow - used, "%s%s%s (%d run%s)", used ? ", " : "",
-                     v->label, block, opts.reps, opts.reps > 1 ? "s" : "");
-        }
-        ms[r] = gl_time_ms(run, &j, opts);
+                          : ((z->mm.m + NAIVE_BLOCK - 1) / NAIVE_BLOCK) *
+                                ((z->mm.n + NAIVE_BLOCK - 1) / NAIVE_BLOCK);
+        ms[r] = v->l.name ? time_row(&v->l, *z, &wrong) : 1e3 * cpu;
     }
     /* cuBLAS at the study's size, for the study's pct_of_cublas */
-    {
-        job j = {&cublas, &study};
-        cublas_study_ms = gl_time_ms(run, &j, gl_timing_default());
-    }
+    cublas_study_ms = time_row(&cublas, study, NULL);
     /* what a launch costs: as many empty launches as block_launches makes */
     empty_ms = gl_time_ms(run_empty, &launches[NROWS - 1], gl_timing_default());
 
@@ -207,12 +164,10 @@ int main(int argc, char **argv)
                       "running one at a time (a stream runs its kernels in order)",
                       launches[NROWS - 1], 1e3 * empty_ms / launches[NROWS - 1], empty_ms,
                       ms[NROWS - 1] - ms[12]);
-    if (slow[0])
-        gl_table_note(table, "fewer_runs", "%s", slow);
 
     for (r = 0; r < NROWS; r++) {
         const variant *v = &rows[r];
-        const problem *p = strcmp(v->part, "study") ? &full : &study;
+        const matmul_size *z = strcmp(v->part, "study") ? &full : &study;
         double roof = strcmp(v->part, "study") ? ms[4] : cublas_study_ms;
         gl_table_cell(table, "%s", v->part);
         gl_table_cell(table, "%s", v->label);
@@ -231,7 +186,7 @@ int main(int argc, char **argv)
             continue;
         }
         gl_table_cell(table, "%.4f", ms[r]);
-        gl_table_cell(table, "%.1f", gflops(p, ms[r]));
+        gl_table_cell(table, "%.1f", gflops(z, ms[r]));
         if (roof > 0.0)
             gl_table_cell(table, "%.1f", gl_percent(roof, ms[r]));
         else
@@ -243,8 +198,5 @@ int main(int argc, char **argv)
         gl_table_cell(table, "%s", v->l.name ? "ok" : "ref");
     }
 
-    status = gl_demo_end(table, &args, wrong, "09");
-    problem_free(&full);
-    problem_free(&study);
-    return status;
+    return gl_demo_end(table, &args, wrong, "09");
 }

@@ -1,7 +1,6 @@
 /* lab.c: lab 09-matmul-tiling described once (lab.h). */
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,33 +97,34 @@ void matmul_free(matmul_problem *p)
 }
 
 /* What usually causes what the comparison found, in the lab's terms. */
-static const char *hint(const matmul_launcher *l, const gl_cmp *cmp, int k)
+static const char *hint(const gl_matmul *z, const gl_cmp *cmp)
 {
-    if (cmp->unwritten == cmp->n && k == 0)
+    const char *l = z->launcher;
+    if (cmp->unwritten == cmp->n && z->k == 0)
         return "With k = 0 every element of C is an empty sum, 0: the launcher still launches "
                "(only m or n == 0 launches nothing) and every thread inside C writes its sum";
     if (cmp->unwritten == cmp->n)
         return "Is the kernel still a TODO, or is it never launched?";
     if (cmp->unwritten) {
-        if (is(l, "matmul_naive_shape"))
+        if (!strcmp(l, "matmul_naive_shape"))
             return "Some elements were never written: the grid must cover every column (grid.x "
                    "= n / block_cols, rounded up) and every row (grid.y = m / block_rows, "
                    "rounded up) of C, and the kernel must use blockDim, not NAIVE_BLOCK";
-        if (is(l, "matmul_tiled"))
+        if (!strcmp(l, "matmul_tiled"))
             return "Some elements were never written: every thread whose (row, col) is inside C "
                    "writes its sum, also in the last tiles, which stick out of C";
-        if (is(l, "matmul_naive_grid1d"))
+        if (!strcmp(l, "matmul_naive_grid1d"))
             return "Some elements were never written: blocks_per_row = n / NAIVE_BLOCK rounded "
                    "up, and the grid is blocks_per_row times m / NAIVE_BLOCK rounded up; block "
                    "b takes block row b / blocks_per_row, block column b % blocks_per_row";
-        if (is(l, "matmul_naive_block_launches"))
+        if (!strcmp(l, "matmul_naive_block_launches"))
             return "Some elements were never written: the host loop must launch every block of "
                    "C, the last partial block row and block column included";
         return "Some elements were never written: row = blockIdx.y * blockDim.y + "
                "threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x, and every thread "
                "with row < m and col < n writes";
     }
-    if (is(l, "matmul_tiled"))
+    if (!strcmp(l, "matmul_tiled"))
         return "Wrong values: a tile element outside A or B must be loaded as 0 (a skipped load "
                "leaves the previous step's value in the tile); the tiles are a_tile[ty][tx] = "
                "a[row * k + t + tx] and b_tile[ty][tx] = b[(t + ty) * n + col]; the loop runs "
@@ -136,61 +136,29 @@ static const char *hint(const matmul_launcher *l, const gl_cmp *cmp, int k)
            "b[i * n + col] (A has k columns, B and C have n); does the loop run over all k?";
 }
 
-/* why: what is wrong (cmp), where the sample came from, the first element's bound, the hint */
-static void describe(const matmul_launcher *l, const gl_cmp *cmp, int m, int n, int k,
-                     int sampled, int random, float first_bound, char *why, size_t len)
+/* runs launcher on C = A B: z is the first member of a matmul_size, which holds the block */
+static void call(const gl_matmul *z, const char *launcher, float *c, const float *a,
+                 const float *b)
 {
-    size_t w;
-    gl_cmp_describe(cmp, "c", gl_index_2d, &n, why, len);
-    w = strlen(why);
-    if (sampled && w < len)
-        w += (size_t)snprintf(why + w, len - w,
-                              " (of a sample of c: its first and last rows and columns and %d "
-                              "random elements)", random);
-    if (cmp->shown > 0 && !cmp->diff[0].unwritten && w < len)
-        w += (size_t)snprintf(why + w, len - w,
-                              " (c[%zu][%zu] may differ from the reference by %.3g: the FP32 "
-                              "error bound of its sum, in any order)",
-                              cmp->diff[0].index / (size_t)n, cmp->diff[0].index % (size_t)n,
-                              (double)first_bound);
-    if (w < len)
-        snprintf(why + w, len - w, ". %s", hint(l, cmp, k));
-    (void)m;
+    const matmul_size *s = (const matmul_size *)z;
+    matmul_launcher l = {launcher, s->rows, s->cols};
+    matmul_call(&l, c, a, b, z->m, z->n, z->k);
 }
 
-size_t matmul_compare(const matmul_launcher *l, const float *a, const float *b, const float *c,
-                      int m, int n, int k, size_t full, int random, gl_rng *rng, char *why,
-                      size_t len)
+gl_problem matmul_describe(const char *launcher, void *size)
 {
-    gl_cmp cmp;
-    float bound = 0.0f;
-    size_t wrong = gl_matmul_check(a, b, c, m, n, k, full, random, rng, &cmp);
-    if (len)
-        why[0] = '\0';
-    if (!wrong || !len)
-        return wrong;
-    if (cmp.shown > 0)
-        gl_matmul_ref_at(a, b, n, k, (int)(cmp.diff[0].index / (size_t)n),
-                         (int)(cmp.diff[0].index % (size_t)n), &bound);
-    describe(l, &cmp, m, n, k, (size_t)m * n > full, random, bound, why, len);
-    return wrong;
-}
-
-size_t matmul_compare_device(const matmul_launcher *l, const float *a, const float *b,
-                             const float *c, int m, int n, int k, int random, gl_rng *rng,
-                             char *why, size_t len)
-{
-    gl_cmp cmp;
-    float ref, bound = 0.0f, picked;
-    size_t wrong = gl_matmul_check_device(a, b, c, m, n, k, random, rng, &cmp);
-    if (len)
-        why[0] = '\0';
-    if (!wrong || !len)
-        return wrong;
-    if (cmp.shown > 0)
-        gl_device_matmul_sample(a, b, c, n, k, &cmp.diff[0].index, 1, &ref, &bound, &picked);
-    describe(l, &cmp, m, n, k, 1, random, bound, why, len);
-    return wrong;
+    matmul_size *s = size;
+    gl_matmul *z = &s->mm;
+    z->full = MATMUL_FULL_CHECK;
+    z->lab = "09-matmul-tiling";
+    z->name[0] = "a";
+    z->name[1] = "b";
+    z->name[2] = "c";
+    z->outside = "only elements with row < m and col < n are written (the last blocks stick "
+                 "out of C: test each thread's row and column)";
+    z->hint = hint;
+    z->call = call;
+    return gl_matmul_problem(launcher, z);
 }
 
 const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_rng *rng)
@@ -203,8 +171,10 @@ const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_r
     float *h_c = host_floats(nc), *back_a = host_floats(na), *back_b = host_floats(nb);
     gl_buf a = gl_buf_alloc(na * sizeof(float), 0), b = gl_buf_alloc(nb * sizeof(float), 0),
            c = gl_buf_alloc(nc * sizeof(float), guard);
+    matmul_size z = {{.m = m, .n = n, .k = k, .sample = MATMUL_SAMPLE}, l->rows, l->cols};
     gl_guard_report g;
 
+    matmul_describe(l->name, &z); /* the lab's words, for gl_matmul_compare */
     why[0] = '\0';
     gl_buf_upload(&a, p->a);
     gl_buf_upload(&b, p->b);
@@ -214,8 +184,7 @@ const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_r
     if (gl_buf_check_guards(&c, &g)) {
         char d[512];
         gl_guard_describe(&g, nc * sizeof(float), sizeof(float), "c", d, sizeof d);
-        snprintf(why, sizeof why, "%s: only elements with row < m and col < n are written (the "
-                 "last blocks stick out of C: test each thread's row and column)", d);
+        snprintf(why, sizeof why, "%s: %s", d, z.mm.outside);
     } else if (gl_buf_check_guards(&a, &g) || gl_buf_check_guards(&b, &g)) {
         snprintf(why, sizeof why, "wrote outside a or b, which are read-only inputs");
     } else {
@@ -226,8 +195,7 @@ const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_r
             memcmp(back_b, p->b, nb * sizeof(float)) != 0)
             snprintf(why, sizeof why, "changed a or b: the inputs are read-only");
         else
-            matmul_compare(l, p->a, p->b, h_c, m, n, k, MATMUL_FULL_CHECK, MATMUL_SAMPLE, rng,
-                           why, sizeof why);
+            gl_matmul_compare(&z.mm, p->a, p->b, h_c, 0, rng, why, sizeof why);
     }
     gl_buf_free(&a);
     gl_buf_free(&b);
@@ -236,69 +204,4 @@ const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_r
     free(back_a);
     free(back_b);
     return why;
-}
-
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    const matmul_size *z = ctx;
-    gl_device_fill_float(dst, k == 0 ? (size_t)z->m * z->k : (size_t)z->k * z->n, -1.0f, 1.0f,
-                         seed);
-}
-
-static void problem_call(void *ctx, const char *launcher, void *const *buf)
-{
-    const matmul_size *z = ctx;
-    matmul_launcher l = {launcher, z->l.rows, z->l.cols};
-    matmul_call(&l, buf[2], buf[0], buf[1], z->m, z->n, z->k);
-}
-
-static float *download(const void *d, size_t count)
-{
-    float *h = host_floats(count);
-    if (count)
-        GL_CUDA(cudaMemcpy(h, d, count * sizeof(float), cudaMemcpyDeviceToHost));
-    return h;
-}
-
-/* C against A and B (device pointers): on the host up to MATMUL_FULL_CHECK elements, as
- * matmul_check compares, else on the GPU on a sample. */
-static const char *problem_verify(void *ctx, void *const *buf, unsigned long long seed)
-{
-    static char why[2048];
-    const matmul_size *z = ctx;
-    size_t na = (size_t)z->m * z->k, nb = (size_t)z->k * z->n, nc = (size_t)z->m * z->n;
-    gl_rng rng;
-    gl_rng_init(&rng, seed, "09-matmul-tiling verify");
-    if (nc <= MATMUL_FULL_CHECK) {
-        float *a = download(buf[0], na), *b = download(buf[1], nb), *c = download(buf[2], nc);
-        matmul_compare(&z->l, a, b, c, z->m, z->n, z->k, MATMUL_FULL_CHECK, z->sample, &rng,
-                       why, sizeof why);
-        free(a);
-        free(b);
-        free(c);
-    } else {
-        matmul_compare_device(&z->l, buf[0], buf[1], buf[2], z->m, z->n, z->k, z->sample, &rng,
-                              why, sizeof why);
-    }
-    return why;
-}
-
-gl_problem matmul_describe(const char *launcher, void *size)
-{
-    matmul_size *z = size;
-    gl_problem p = {.what = z->what, .inputs = 2, .outputs = 1, .ctx = z, .make = problem_make,
-                    .call = problem_call, .verify = problem_verify, .inputs_read_only = 1,
-                    .work = 2.0 * z->m * (double)z->n * z->k, .sets = 4, .rounds = 5};
-    z->l.name = launcher;
-    if (z->m == z->n && z->n == z->k)
-        snprintf(z->what, sizeof z->what, "at m = n = k = %d", z->m);
-    else
-        snprintf(z->what, sizeof z->what, "at m x n x k = %d x %d x %d", z->m, z->n, z->k);
-    p.buf[0] = (gl_problem_buf){.name = "a", .bytes = (size_t)z->m * z->k * sizeof(float),
-                                .row = (size_t)z->k};
-    p.buf[1] = (gl_problem_buf){.name = "b", .bytes = (size_t)z->k * z->n * sizeof(float),
-                                .row = (size_t)z->n};
-    p.buf[2] = (gl_problem_buf){.name = "c", .bytes = (size_t)z->m * z->n * sizeof(float),
-                                .row = (size_t)z->n, .cmp = GL_CMP_FLOAT};
-    return p;
 }

@@ -43,34 +43,19 @@ void matmul_free(matmul_problem *p);
 
 /* Runs l once on p (C poisoned, a guard zone after it) and checks
  * everything: the guard, A and B unchanged, C within each element's FP32
- * error bound of the reference (matmul_compare with MATMUL_FULL_CHECK and
- * MATMUL_SAMPLE). Returns "" if right, else why not, in the lab's terms (a
- * static buffer). */
+ * error bound of the reference (every element up to MATMUL_FULL_CHECK, else
+ * a sample with MATMUL_SAMPLE random elements: gl_matmul_compare). Returns ""
+ * if right, else why not, in the lab's terms (a static buffer). */
 const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_rng *rng);
 
-/* Compares c (a host copy of C) with the product of a and b: every element
- * when m * n <= full, else a sample with `random` random elements
- * (gl_matmul_check). Returns how many are wrong; why gets what is wrong,
- * with the hint ("" when right). Safe to call from several threads at once
- * (each with its own rng and why). */
-size_t matmul_compare(const matmul_launcher *l, const float *a, const float *b, const float *c,
-                      int m, int n, int k, size_t full, int random, gl_rng *rng, char *why,
-                      size_t len);
-/* The same on a sample, for device pointers a, b and c (gl_matmul_check_device). */
-size_t matmul_compare_device(const matmul_launcher *l, const float *a, const float *b,
-                             const float *c, int m, int n, int k, int random, gl_rng *rng,
-                             char *why, size_t len);
-
-/* The problem the grader times and profiles (common/gl_problem.h): C = A B at m x n x k, A and
- * B random floats in [-1, 1) made on the GPU, launcher's C checked by matmul_compare (every
- * element on the host up to MATMUL_FULL_CHECK, else on the GPU on its edges and `sample`
- * random elements, each within its FP32 error bound). size, a matmul_size, holds the sizes,
- * the launcher and the words, and must outlive the problem. */
+/* The problem the grader times and profiles and the demo shows (common/gl_problem.h): C = A B
+ * at m x n x k, on gl_matmul (gl_matmul.h): A and B made on the GPU, C checked every element on
+ * the host up to MATMUL_FULL_CHECK, else on the GPU on its edges and `sample` random elements,
+ * with the lab's hints. size, a matmul_size with the sizes, the sample and the block set, must
+ * outlive the problem. */
 typedef struct {
-    int m, n, k;
-    int sample;     /* random elements of a large C checked, besides its edges */
-    matmul_launcher l; /* set by matmul_describe; rows and cols the caller's */
-    char what[64];
+    gl_matmul mm;   /* first: the problem's ctx, cast back by the lab's call */
+    int rows, cols; /* matmul_naive_shape's block (rows x cols of threads); 0 for the others */
 } matmul_size;
 gl_problem matmul_describe(const char *launcher, void *size);
 

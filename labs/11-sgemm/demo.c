@@ -3,59 +3,41 @@
  *   make run LAB=11      your sgemm.cu           make demo LAB=11   the reference
  *   build/.../demo [--csv FILE] [SIZE ...]       (default 4096 and 4001: square)
  *
- * For each size, each kernel of the worklog runs once and is checked as the
- * grader checks it (lab.c); a right one is then timed (median of 21 runs, L2
- * flushed before each) and reported as GFLOP/s (2 m n k per second), as a
- * share of cuBLAS FP32 in the same run, and against the row before it
- * (x_prev: that row's time over this one's). 4001 is a multiple neither of
- * the 128 x 128 block tile nor of 4: the kernels of tasks 3 and 4 take their
- * scalar path there. */
+ * For each size, each kernel of the worklog runs once on the lab's problem (lab.c) and is
+ * checked as the grader checks it; a right one is then timed (median of 21 runs, L2 flushed
+ * before each) and reported as GFLOP/s (2 m n k per second), as a share of cuBLAS FP32 in the
+ * same run, and against the row before it (x_prev: that row's time over this one's). 4001 is
+ * a multiple neither of the 128 x 128 block tile nor of 4: the kernels of tasks 3 and 4 take
+ * their scalar path there. */
 #include "lab.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 #define NVARIANTS 7 /* naive, tiled, 1d, 2d, vectorized, prefetch, cuBLAS (timed first) */
 #define CUBLAS 6
 
-typedef struct {
-    const char *name;
-    float *c;
-    const float *a, *b;
-    int dim;
-} job;
-
-static void run(void *arg)
-{
-    job *j = arg;
-    sgemm_run(j->name, j->c, j->a, j->b, j->dim, j->dim, j->dim);
-}
+static const char *const variants[NVARIANTS] = {
+    "sgemm_naive",      "sgemm_tiled",    "sgemm_blocktiled_1d", "sgemm_blocktiled_2d",
+    "sgemm_vectorized", "sgemm_prefetch", "sgemm_cublas"};
+static const char *const labels[NVARIANTS] = {
+    "naive (given)", "tiled 32x32 (given)", "1d blocktiling", "2d blocktiling",
+    "vectorized",    "prefetch",            "cuBLAS FP32"};
 
 int main(int argc, char **argv)
 {
-    static const char *variants[NVARIANTS] = {"sgemm_naive",         "sgemm_tiled",
-                                              "sgemm_blocktiled_1d", "sgemm_blocktiled_2d",
-                                              "sgemm_vectorized",    "sgemm_prefetch",
-                                              "sgemm_cublas"};
-    static const char *labels[NVARIANTS] = {"naive (given)",  "tiled 32x32 (given)",
-                                            "1d blocktiling", "2d blocktiling",
-                                            "vectorized",     "prefetch",
-                                            "cuBLAS FP32"};
     static const char *headers[] = {"size", "kernel", "time_ms", "GFLOP/s", "pct_of_cublas",
                                     "x_prev", "check"};
     static const long default_sizes[] = {4096, 4001};
     gl_demo_args args;
     gl_device_info info;
-    gl_rng rng;
     gl_table *table;
-    int nsizes, s, v, c, wrong = 0, status;
+    int nsizes, s, v, c, wrong = 0;
 
     gl_demo_parse(argc, argv, "[--csv FILE] [SIZE ...]  (default 4096 4001: m = n = k = SIZE)",
                   GL_DEMO_MAX_VALUES, 1, 46340, &args);
     nsizes = args.nvalues > 0 ? args.nvalues : 2;
 
     gl_demo_begin(&info);
-    gl_rng_init(&rng, gl_seed(), "11-sgemm demo");
     table = gl_table_new(NULL, 7, headers);
     gl_table_note(table, "lab", "11-sgemm, C = A B in FP32, m = n = k = size, row-major");
     gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
@@ -63,38 +45,28 @@ int main(int argc, char **argv)
                   "run, the reference under make demo; cuBLAS is cublasSgemm with "
                   "CUBLAS_PEDANTIC_MATH (FP32 on the CUDA cores, no TF32)");
     gl_table_note(table, "check", "every element of C up to 2^20 elements, else its first and "
-                  "last rows and columns and %d random elements, against the CPU in double with "
-                  "each element's FP32 error bound (the CPU takes minutes for all of a 4096^3 "
-                  "product)", SGEMM_SAMPLE);
+                  "last rows and columns and %d random elements (on the GPU), against a reference "
+                  "summed in double with each element's FP32 error bound (the CPU takes minutes "
+                  "for all of a 4096^3 product)", SGEMM_SAMPLE);
     gl_table_note(table, "timing", "median of 21 runs, L2 flushed before each; "
                   "GFLOP/s = 2 m n k / time");
     gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
 
     for (s = 0; s < nsizes; s++) {
-        int dim = (int)(args.nvalues > 0 ? args.values[s] : default_sizes[s]);
-        size_t bytes = (size_t)dim * dim * sizeof(float);
-        double ms[NVARIANTS], flops = 2.0 * dim * (double)dim * dim;
-        sgemm_problem p;
-        gl_buf a, b, out;
-        int prev = -1;
-
-        sgemm_make(&rng, dim, dim, dim, &p);
-        a = gl_buf_alloc(bytes, 0);
-        b = gl_buf_alloc(bytes, 0);
-        out = gl_buf_alloc(bytes, 0);
-        gl_buf_upload(&a, p.a);
-        gl_buf_upload(&b, p.b);
+        int dim = (int)(args.nvalues > 0 ? args.values[s] : default_sizes[s]), prev = -1;
+        gl_matmul z = {.m = dim, .n = dim, .k = dim, .sample = SGEMM_SAMPLE};
+        double ms[NVARIANTS];
 
         for (v = NVARIANTS - 1; v >= 0; v--) { /* cuBLAS first: the others are shares of it */
-            job j = {variants[v], out.ptr, a.ptr, b.ptr, dim};
-            const char *why = sgemm_check(variants[v], &p, 0, 0, 0, &rng);
+            gl_problem p = sgemm_describe(variants[v], &z);
+            const char *why = gl_problem_check(variants[v], &p, gl_seed());
             ms[v] = -1.0; /* wrong: not timed */
             if (*why) {
                 wrong++;
                 printf("%s at size %d is WRONG: %s\n", labels[v], dim, why);
                 continue;
             }
-            ms[v] = gl_time_ms(run, &j, gl_timing_default());
+            ms[v] = gl_problem_time_ms(variants[v], &p, gl_seed());
         }
 
         for (v = 0; v < NVARIANTS; v++) { /* the worklog, then the roof */
@@ -108,7 +80,7 @@ int main(int argc, char **argv)
                 continue;
             }
             gl_table_cell(table, "%.3f", ms[v]);
-            gl_table_cell(table, "%.0f", flops / ms[v] / 1e6);
+            gl_table_cell(table, "%.0f", 2.0 * dim * (double)dim * dim / ms[v] / 1e6);
             if (ms[CUBLAS] > 0.0)
                 gl_table_cell(table, "%.1f", gl_percent(ms[CUBLAS], ms[v]));
             else
@@ -120,12 +92,6 @@ int main(int argc, char **argv)
             gl_table_cell(table, "ok");
             prev = v;
         }
-        gl_buf_free(&a);
-        gl_buf_free(&b);
-        gl_buf_free(&out);
-        sgemm_free(&p);
     }
-
-    status = gl_demo_end(table, &args, wrong, "11");
-    return status;
+    return gl_demo_end(table, &args, wrong, "11");
 }

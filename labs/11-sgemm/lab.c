@@ -1,7 +1,6 @@
 /* lab.c: lab 11-sgemm described once (lab.h). */
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +57,9 @@ void sgemm_free(sgemm_problem *p)
 }
 
 /* What usually causes a wrong C, per task, in the lab's terms. */
-static const char *hint(const char *launcher, const gl_cmp *c)
+static const char *hint(const gl_matmul *z, const gl_cmp *c)
 {
+    const char *launcher = z->launcher;
     if (c->unwritten == c->n)
         return "Is the kernel still a TODO?";
     if (c->unwritten) {
@@ -85,42 +85,6 @@ static const char *hint(const char *launcher, const gl_cmp *c)
                "uses acc[r][q] with r or q >= 4; past the edges load4 gives zeros";
     return "Wrong values: the next tile goes into the other buffer (buf ^ 1), the math reads "
            "buffer buf, and every tile, the last one too, is used once";
-}
-
-static void describe(const char *launcher, const gl_cmp *cmp, int n, int sampled, char *why,
-                     size_t len)
-{
-    char d[1024];
-    gl_cmp_describe(cmp, "C", gl_index_2d, &n, d, sizeof d);
-    snprintf(why, len, "%s%s. %s", d,
-             sampled ? " (of a sample of C: its first and last rows and columns and random "
-                       "elements)"
-                     : "",
-             hint(launcher, cmp));
-}
-
-size_t sgemm_compare(const char *launcher, const float *a, const float *b, const float *c, int m,
-                     int n, int k, size_t full, int random, gl_rng *rng, char *why, size_t len)
-{
-    gl_cmp cmp;
-    size_t wrong = gl_matmul_check(a, b, c, m, n, k, full, random, rng, &cmp);
-    if (len)
-        why[0] = '\0';
-    if (wrong && len)
-        describe(launcher, &cmp, n, (size_t)m * n > full, why, len);
-    return wrong;
-}
-
-size_t sgemm_compare_device(const char *launcher, const float *a, const float *b, const float *c,
-                            int m, int n, int k, int random, gl_rng *rng, char *why, size_t len)
-{
-    gl_cmp cmp;
-    size_t wrong = gl_matmul_check_device(a, b, c, m, n, k, random, rng, &cmp);
-    if (len)
-        why[0] = '\0';
-    if (wrong && len)
-        describe(launcher, &cmp, n, 1, why, len);
-    return wrong;
 }
 
 /* The host array p, `off` floats into a device buffer (the floats before it
@@ -161,8 +125,10 @@ const char *sgemm_check(const char *launcher, const sgemm_problem *p, int a_off,
     gl_buf a = upload_at(p->a, na, a_off), b = upload_at(p->b, nb, b_off),
            c = gl_buf_alloc((nc ? nc : 1) * sizeof(float), guard);
     float *h_c = malloc((nc ? nc : 1) * sizeof(float));
+    gl_matmul z = {.m = m, .n = n, .k = k, .sample = SGEMM_SAMPLE};
     gl_guard_report g;
 
+    sgemm_describe(launcher, &z); /* the lab's words, for gl_matmul_compare */
     if (!h_c)
         gl_fail("out of host memory for %zu floats", nc);
     why[0] = '\0';
@@ -173,8 +139,7 @@ const char *sgemm_check(const char *launcher, const sgemm_problem *p, int a_off,
     if (gl_buf_check_guards(&c, &g)) {
         char d[512];
         gl_guard_describe(&g, c.bytes, sizeof(float), "C's allocation", d, sizeof d);
-        snprintf(why, sizeof why, "%s: a store of the last, partial tiles is missing its edge "
-                 "test (row < m, column < n)", d);
+        snprintf(why, sizeof why, "%s: %s", d, z.outside);
     } else if (gl_buf_check_guards(&a, &g) || gl_buf_check_guards(&b, &g)) {
         snprintf(why, sizeof why, "wrote outside A or B, which are read-only inputs");
     } else if (!same(&a, p->a, na, a_off)) {
@@ -191,8 +156,7 @@ const char *sgemm_check(const char *launcher, const sgemm_problem *p, int a_off,
                          "m * n elements are written", i - c_off);
         }
         if (!why[0])
-            sgemm_compare(launcher, p->a, p->b, h_c + c_off, m, n, k, SGEMM_FULL_CHECK,
-                          SGEMM_SAMPLE, rng, why, sizeof why);
+            gl_matmul_compare(&z, p->a, p->b, h_c + c_off, 0, rng, why, sizeof why);
     }
     gl_buf_free(&a);
     gl_buf_free(&b);
@@ -201,68 +165,23 @@ const char *sgemm_check(const char *launcher, const sgemm_problem *p, int a_off,
     return why;
 }
 
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+static void call(const gl_matmul *z, const char *launcher, float *c, const float *a,
+                 const float *b)
 {
-    const sgemm_size *z = ctx;
-    gl_device_fill_float(dst, k == 0 ? (size_t)z->m * z->k : (size_t)z->k * z->n, -1.0f, 1.0f,
-                         seed);
-}
-
-static void problem_call(void *ctx, const char *launcher, void *const *buf)
-{
-    const sgemm_size *z = ctx;
-    sgemm_run(launcher, buf[2], buf[0], buf[1], z->m, z->n, z->k);
-}
-
-static float *download(const void *d, size_t count)
-{
-    float *h = malloc((count ? count : 1) * sizeof(float));
-    if (!h)
-        gl_fail("out of host memory for %zu floats", count);
-    if (count)
-        GL_CUDA(cudaMemcpy(h, d, count * sizeof(float), cudaMemcpyDeviceToHost));
-    return h;
-}
-
-/* C against A and B (device pointers): on the host up to SGEMM_FULL_CHECK elements, as
- * sgemm_check compares, else on the GPU on a sample. */
-static const char *problem_verify(void *ctx, void *const *buf, unsigned long long seed)
-{
-    static char why[2048];
-    const sgemm_size *z = ctx;
-    size_t na = (size_t)z->m * z->k, nb = (size_t)z->k * z->n, nc = (size_t)z->m * z->n;
-    gl_rng rng;
-    gl_rng_init(&rng, seed, "11-sgemm verify");
-    if (nc <= SGEMM_FULL_CHECK) {
-        float *a = download(buf[0], na), *b = download(buf[1], nb), *c = download(buf[2], nc);
-        sgemm_compare(z->launcher, a, b, c, z->m, z->n, z->k, SGEMM_FULL_CHECK, z->sample, &rng,
-                      why, sizeof why);
-        free(a);
-        free(b);
-        free(c);
-    } else {
-        sgemm_compare_device(z->launcher, buf[0], buf[1], buf[2], z->m, z->n, z->k, z->sample,
-                             &rng, why, sizeof why);
-    }
-    return why;
+    sgemm_run(launcher, c, a, b, z->m, z->n, z->k);
 }
 
 gl_problem sgemm_describe(const char *launcher, void *size)
 {
-    sgemm_size *z = size;
-    gl_problem p = {.what = z->what, .inputs = 2, .outputs = 1, .ctx = z, .make = problem_make,
-                    .call = problem_call, .verify = problem_verify, .inputs_read_only = 1,
-                    .work = 2.0 * z->m * (double)z->n * z->k, .sets = 4, .rounds = 5};
-    z->launcher = launcher;
-    if (z->m == z->n && z->n == z->k)
-        snprintf(z->what, sizeof z->what, "at m = n = k = %d", z->m);
-    else
-        snprintf(z->what, sizeof z->what, "at m x n x k = %d x %d x %d", z->m, z->n, z->k);
-    p.buf[0] = (gl_problem_buf){.name = "A", .bytes = (size_t)z->m * z->k * sizeof(float),
-                                .row = (size_t)z->k};
-    p.buf[1] = (gl_problem_buf){.name = "B", .bytes = (size_t)z->k * z->n * sizeof(float),
-                                .row = (size_t)z->n};
-    p.buf[2] = (gl_problem_buf){.name = "C", .bytes = (size_t)z->m * z->n * sizeof(float),
-                                .row = (size_t)z->n, .cmp = GL_CMP_FLOAT};
-    return p;
+    gl_matmul *z = size;
+    z->full = SGEMM_FULL_CHECK;
+    z->lab = "11-sgemm";
+    z->name[0] = "A";
+    z->name[1] = "B";
+    z->name[2] = "C";
+    z->outside = "a store of the last, partial tiles is missing its edge test (row < m, column "
+                 "< n)";
+    z->hint = hint;
+    z->call = call;
+    return gl_matmul_problem(launcher, z);
 }

@@ -32,34 +32,17 @@ void sgemm_free(sgemm_problem *p);
 /* Runs launcher once on p with a, b and c that many floats past a 16-byte
  * boundary (C poisoned, guard zones around it) and checks everything: the
  * guards, nothing written before C, A and B unchanged, C within each
- * element's FP32 error bound (sgemm_compare with SGEMM_FULL_CHECK and
- * SGEMM_SAMPLE). Returns "" if right, else why not, in the lab's terms (a
- * static buffer). */
+ * element's FP32 error bound (every element up to SGEMM_FULL_CHECK, else a
+ * sample with SGEMM_SAMPLE random elements: gl_matmul_compare). Returns "" if
+ * right, else why not, in the lab's terms (a static buffer). */
 const char *sgemm_check(const char *launcher, const sgemm_problem *p, int a_off, int b_off,
                         int c_off, gl_rng *rng);
 
-/* Compares c (a host copy of C) with the product of a and b: every element
- * when m * n <= full, else a sample with `random` random elements
- * (gl_matmul_check). Returns how many are wrong; why gets what is wrong,
- * with the hint ("" when right). Safe to call from several threads at once
- * (each with its own rng and why). */
-size_t sgemm_compare(const char *launcher, const float *a, const float *b, const float *c, int m,
-                     int n, int k, size_t full, int random, gl_rng *rng, char *why, size_t len);
-/* The same on a sample, for device pointers a, b and c (gl_matmul_check_device). */
-size_t sgemm_compare_device(const char *launcher, const float *a, const float *b, const float *c,
-                            int m, int n, int k, int random, gl_rng *rng, char *why, size_t len);
-
-/* The problem the grader times and profiles (common/gl_problem.h): C = A B at m x n x k, A and
- * B random floats in [-1, 1) made on the GPU, launcher's C checked by sgemm_compare (every
- * element on the host up to SGEMM_FULL_CHECK, else on the GPU on its edges and `sample`
- * random elements, each within its FP32 error bound). size, an sgemm_size, holds the sizes,
- * the launcher and the words, and must outlive the problem. */
-typedef struct {
-    int m, n, k;
-    int sample;           /* random elements of a large C checked, besides its edges */
-    const char *launcher; /* set by sgemm_describe */
-    char what[64];
-} sgemm_size;
+/* The problem the grader times and profiles and the demo shows (common/gl_problem.h): C = A B
+ * at m x n x k, on gl_matmul (gl_matmul.h): A and B made on the GPU, C checked every element on
+ * the host up to SGEMM_FULL_CHECK, else on the GPU on its edges and `sample` random elements,
+ * with the lab's hints. size, a gl_matmul with the sizes and the sample set, must outlive the
+ * problem. */
 gl_problem sgemm_describe(const char *launcher, void *size);
 
 #endif
