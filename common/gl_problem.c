@@ -72,7 +72,7 @@ static int nbufs(const gl_problem *p)
 
 const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned long long seed)
 {
-    static char why[1024];
+    static char why[2048];
     gl_buf got[GL_PROBLEM_BUFS], want[GL_PROBLEM_BUFS];
     void *g[GL_PROBLEM_BUFS], *w[GL_PROBLEM_BUFS];
     char at[64];
