@@ -1,6 +1,6 @@
 /* gl_demo_table.c: a demo's comparison table, from its variant table and its lab's problem
  * (gl_demo.h): each variant checked as the grader checks it, then timed; or a sweep, each row
- * at its own size. */
+ * at its own size; or cases, each its own problem. */
 #include "gl_demo.h"
 
 #include "gl_buffer.h"
@@ -26,18 +26,20 @@ static void run(void *arg)
 }
 
 /* The GPU's line, the measured cudaMemcpy bandwidth, and the table with its notes. */
-static gl_table *begin(const char *lab, const char *note, const char *const *h,
+static gl_table *begin(const char *lab, const char *note, int ncols, const char *const *h,
                        double *memcpy_gbps)
 {
     gl_device_info info;
     gl_table *table;
     gl_demo_begin(&info);
-    *memcpy_gbps = gl_memcpy_gbps(0);
-    table = gl_table_new(NULL, 6, h);
+    if (memcpy_gbps) /* NULL: no share of it */
+        *memcpy_gbps = gl_memcpy_gbps(0);
+    table = gl_table_new(NULL, ncols, h);
     gl_table_note(table, "lab", "%s, %s", lab, note);
     gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
-    gl_table_note(table, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + write; "
-                  "theoretical %.0f)", *memcpy_gbps, info.theoretical_gbps);
+    if (memcpy_gbps)
+        gl_table_note(table, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + "
+                      "write; theoretical %.0f)", *memcpy_gbps, info.theoretical_gbps);
     gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
     return table;
 }
@@ -61,7 +63,7 @@ int gl_demo_table(const char *lab, const char *note, const gl_demo_variant *v,
     snprintf(x_base, sizeof x_base, "x_%s", base ? base : "baseline");
     h[4] = x_base;
 
-    table = begin(lab, note, h, &memcpy_gbps);
+    table = begin(lab, note, 6, h, &memcpy_gbps);
 
     for (k = 0; k < p->inputs + p->outputs; k++) { /* the timed calls' buffers, one size */
         b[k] = gl_buf_alloc(p->buf[k].bytes, 0);
@@ -128,7 +130,7 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
     static char last[1024], now[1024]; /* the row before's reason, and this one's */
     char short_lab[8];
     double memcpy_gbps;
-    gl_table *table = begin(lab, note, h, &memcpy_gbps);
+    gl_table *table = begin(lab, note, 6, h, &memcpy_gbps);
     int i, k, wrong = 0;
 
     last[0] = '\0';
@@ -167,5 +169,73 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
         }
     }
     snprintf(short_lab, sizeof short_lab, "%.2s", lab); /* make check LAB=02 */
+    return gl_demo_end(table, args, wrong, short_lab);
+}
+
+/* ---- cases: each its own problem, its speedup over the case it names (gl_demo.h) ---- */
+
+/* The case at or before case i labelled over, or -1. */
+static int case_named(const gl_demo_case *v, int i, const char *over)
+{
+    for (; over && i >= 0; i--)
+        if (!strcmp(v[i].label, over))
+            return i;
+    return -1;
+}
+
+int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
+                  gl_problem_fn problem, const gl_demo_options *o, const gl_demo_args *args)
+{
+    const char *h[GL_DEMO_MAX_KEYS + 6] = {"variant"};
+    char short_lab[8];
+    double memcpy_gbps, ms[GL_DEMO_MAX_CASES], work[GL_DEMO_MAX_CASES];
+    gl_table *table;
+    int nkeys = 0, ncols, n, i, k, over, wrong = 0;
+
+    while (nkeys < GL_DEMO_MAX_KEYS && o->keys[nkeys])
+        h[1 + nkeys] = o->keys[nkeys], nkeys++;
+    ncols = 1 + nkeys;
+    h[ncols++] = "time_ms";
+    h[ncols++] = "GB/s";
+    if (!o->no_memcpy)
+        h[ncols++] = "pct_of_memcpy";
+    h[ncols++] = o->speedup;
+    h[ncols++] = "check";
+    table = begin(lab, note, ncols, h, o->no_memcpy ? NULL : &memcpy_gbps);
+
+    for (n = 0; v[n].launcher && n < GL_DEMO_MAX_CASES; n++) { /* checked, then timed */
+        gl_problem p = problem(v[n].launcher, v[n].size);
+        const char *why = gl_problem_check(v[n].launcher, &p, gl_seed());
+        work[n] = p.work;
+        ms[n] = -1.0; /* wrong: not timed */
+        if (*why) {
+            wrong++;
+            printf("%s (%s) is WRONG: %s\n", v[n].launcher, v[n].label, why);
+            continue;
+        }
+        ms[n] = gl_problem_time_ms(v[n].launcher, &p, gl_seed());
+    }
+    for (i = 0; i < n; i++) {
+        gl_table_cell(table, "%s", v[i].label);
+        for (k = 0; k < nkeys; k++)
+            gl_table_cell(table, "%s", v[i].keys[k] ? v[i].keys[k] : "");
+        if (ms[i] < 0.0) {
+            for (k = 1 + nkeys; k < ncols - 1; k++)
+                gl_table_cell(table, "-");
+            gl_table_cell(table, "WRONG");
+            continue;
+        }
+        gl_table_cell(table, "%.4f", ms[i]);
+        gl_table_cell(table, "%.0f", gl_gbps(work[i], ms[i]));
+        if (!o->no_memcpy)
+            gl_table_cell(table, "%.1f", gl_percent(gl_gbps(work[i], ms[i]), memcpy_gbps));
+        over = case_named(v, i, v[i].over);
+        if (over >= 0 && ms[over] > 0.0)
+            gl_table_cell(table, "%.2f", ms[over] / ms[i]);
+        else
+            gl_table_cell(table, "-");
+        gl_table_cell(table, "ok");
+    }
+    snprintf(short_lab, sizeof short_lab, "%.2s", lab); /* make check LAB=05 */
     return gl_demo_end(table, args, wrong, short_lab);
 }
