@@ -188,7 +188,7 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
 {
     const char *h[GL_DEMO_MAX_KEYS + 6] = {"variant"};
     char short_lab[8];
-    double memcpy_gbps, ms[GL_DEMO_MAX_CASES], work[GL_DEMO_MAX_CASES];
+    double memcpy_gbps = 0.0, ms[GL_DEMO_MAX_CASES], work[GL_DEMO_MAX_CASES];
     gl_table *table;
     int nkeys = 0, ncols, n, i, k, over, wrong = 0;
 
@@ -203,14 +203,15 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
     h[ncols++] = "check";
     table = begin(lab, note, ncols, h, o->no_memcpy ? NULL : &memcpy_gbps);
 
-    for (n = 0; v[n].launcher && n < GL_DEMO_MAX_CASES; n++) { /* checked, then timed */
+    for (n = 0; n < GL_DEMO_MAX_CASES && v[n].launcher; n++) { /* checked, then timed */
         gl_problem p = problem(v[n].launcher, v[n].size);
         const char *why = gl_problem_check(v[n].launcher, &p, gl_seed());
         work[n] = p.work;
         ms[n] = -1.0; /* wrong: not timed */
         if (*why) {
             wrong++;
-            printf("%s (%s) is WRONG: %s\n", v[n].launcher, v[n].label, why);
+            printf("%s (%s) is WRONG: %s\n", v[n].launcher, /* "histogram_global (hot 1)" */
+                   nkeys && v[n].keys[0] ? v[n].keys[0] : v[n].label, why);
             continue;
         }
         ms[n] = gl_problem_time_ms(v[n].launcher, &p, gl_seed());
