@@ -68,16 +68,19 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
                   const gl_demo_row *rows, gl_problem_fn problem, const gl_demo_args *args);
 
 /* A table of cases that are not one problem (gl_demo_table's checks and clock otherwise):
- * each case on its own problem, problem(launcher, its size), checked, then timed on its own
- * buffers (gl_problem_time_ms) and rated by its own work; its speedup is over the case it
- * names (over: a label, the nearest at or before it; itself: 1.00; NULL: "-"). Columns:
- * variant, the options' keys (each case's keys[] its values), time_ms, GB/s, pct_of_memcpy
- * (unless no_memcpy: then no memcpy_gbps note either), the speedup column, check. */
+ * each case on its own problem, problem(launcher, its size), checked (gl_problem_check, or
+ * the options' check), then timed on its own buffers (gl_problem_time_ms) and rated by its
+ * own work; its speedup is over the case it names (over: a label, the nearest at or before
+ * it; itself: 1.00; NULL: "-"). Columns: variant, the options' keys (each case's keys[] its
+ * values), time_ms, GB/s (or the options' rates: each case's counts[] a call, in 10^9 a
+ * second), pct_of_memcpy (unless no_memcpy: then no memcpy_gbps note either), the speedup
+ * column, check. */
 #define GL_DEMO_MAX_KEYS 2
 #define GL_DEMO_MAX_CASES 32
 typedef struct {
     const char *launcher, *label;
     const char *keys[GL_DEMO_MAX_KEYS]; /* its key columns' values: "uniform bytes" */
+    double counts[GL_DEMO_MAX_KEYS];    /* what a call counts, for the options' rates */
     void *size;                         /* its problem's size, given to problem */
     const char *over;                   /* the label of the case its speedup is over */
 } gl_demo_case;
@@ -85,6 +88,9 @@ typedef struct {
     const char *speedup;                /* the speedup column's header: "x_scalar" */
     const char *keys[GL_DEMO_MAX_KEYS]; /* key columns after variant: "input" */
     int no_memcpy;                      /* no share of cudaMemcpy's bandwidth */
+    const char *rates[GL_DEMO_MAX_KEYS]; /* instead of GB/s: "Gelem/s" of counts[0] */
+    /* instead of gl_problem_check: "" when right, else why */
+    const char *(*check)(const char *launcher, void *size);
 } gl_demo_options;
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *cases,
                   gl_problem_fn problem, const gl_demo_options *options,

@@ -186,17 +186,20 @@ static int case_named(const gl_demo_case *v, int i, const char *over)
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
                   gl_problem_fn problem, const gl_demo_options *o, const gl_demo_args *args)
 {
-    const char *h[GL_DEMO_MAX_KEYS + 6] = {"variant"};
+    const char *h[2 * GL_DEMO_MAX_KEYS + 5] = {"variant"};
     char short_lab[8];
     double memcpy_gbps = 0.0, ms[GL_DEMO_MAX_CASES], work[GL_DEMO_MAX_CASES];
     gl_table *table;
-    int nkeys = 0, ncols, n, i, k, over, wrong = 0;
+    int nkeys = 0, nrates = 0, ncols, n, i, k, over, wrong = 0;
 
     while (nkeys < GL_DEMO_MAX_KEYS && o->keys[nkeys])
         h[1 + nkeys] = o->keys[nkeys], nkeys++;
     ncols = 1 + nkeys;
     h[ncols++] = "time_ms";
-    h[ncols++] = "GB/s";
+    while (nrates < GL_DEMO_MAX_KEYS && o->rates[nrates])
+        h[ncols++] = o->rates[nrates++];
+    if (!nrates)
+        h[ncols++] = "GB/s";
     if (!o->no_memcpy)
         h[ncols++] = "pct_of_memcpy";
     h[ncols++] = o->speedup;
@@ -205,7 +208,8 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
 
     for (n = 0; n < GL_DEMO_MAX_CASES && v[n].launcher; n++) { /* checked, then timed */
         gl_problem p = problem(v[n].launcher, v[n].size);
-        const char *why = gl_problem_check(v[n].launcher, &p, gl_seed());
+        const char *why = o->check ? o->check(v[n].launcher, v[n].size)
+                                   : gl_problem_check(v[n].launcher, &p, gl_seed());
         work[n] = p.work;
         ms[n] = -1.0; /* wrong: not timed */
         if (*why) {
@@ -227,7 +231,10 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
             continue;
         }
         gl_table_cell(table, "%.4f", ms[i]);
-        gl_table_cell(table, "%.0f", gl_gbps(work[i], ms[i]));
+        for (k = 0; k < nrates; k++)
+            gl_table_cell(table, "%.1f", v[i].counts[k] / ms[i] / 1e6);
+        if (!nrates)
+            gl_table_cell(table, "%.0f", gl_gbps(work[i], ms[i]));
         if (!o->no_memcpy)
             gl_table_cell(table, "%.1f", gl_percent(gl_gbps(work[i], ms[i]), memcpy_gbps));
         over = case_named(v, i, v[i].over);
