@@ -70,19 +70,19 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
 /* A table of cases that are not one problem (gl_demo_table's checks and clock otherwise):
  * each case on its own problem, problem(launcher, its size), checked (gl_problem_check, or
  * the options' check), then timed on its own buffers (gl_problem_time_ms) and rated by its
- * own work; its speedup is over the case it names (over: a label, the nearest at or before
- * it; itself: 1.00; NULL: "-"). Columns: variant, the options' keys (each case's keys[] its
+ * own work; its speedup is over the case it names (over: a case of the same table at or
+ * before it; itself: 1.00; NULL: "-"). Columns: variant, the options' keys (each case's keys[] its
  * values), time_ms, GB/s (or the options' rates: each case's counts[] a call, in 10^9 a
  * second), pct_of_memcpy (unless no_memcpy: then no memcpy_gbps note either), the speedup
  * column, check. */
 #define GL_DEMO_MAX_KEYS 2
 #define GL_DEMO_MAX_CASES 32
-typedef struct {
+typedef struct gl_demo_case_s {
     const char *launcher, *label;
     const char *keys[GL_DEMO_MAX_KEYS]; /* its key columns' values: "uniform bytes" */
     double counts[GL_DEMO_MAX_KEYS];    /* what a call counts, for the options' rates */
     void *size;                         /* its problem's size, given to problem */
-    const char *over;                   /* the label of the case its speedup is over */
+    const struct gl_demo_case_s *over;  /* the case its speedup is over: &cases[4] */
 } gl_demo_case;
 typedef struct {
     const char *speedup;                /* the speedup column's header: "x_scalar" */

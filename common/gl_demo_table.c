@@ -174,15 +174,6 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
 
 /* ---- cases: each its own problem, its speedup over the case it names (gl_demo.h) ---- */
 
-/* The case at or before case i labelled over, or -1. */
-static int case_named(const gl_demo_case *v, int i, const char *over)
-{
-    for (; over && i >= 0; i--)
-        if (!strcmp(v[i].label, over))
-            return i;
-    return -1;
-}
-
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
                   gl_problem_fn problem, const gl_demo_options *o, const gl_demo_args *args)
 {
@@ -237,7 +228,9 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
             gl_table_cell(table, "%.0f", gl_gbps(work[i], ms[i]));
         if (!o->no_memcpy)
             gl_table_cell(table, "%.1f", gl_percent(gl_gbps(work[i], ms[i]), memcpy_gbps));
-        over = case_named(v, i, v[i].over);
+        over = v[i].over ? (int)(v[i].over - v) : -1; /* a case at or before it */
+        if (over > i)
+            over = -1;
         if (over >= 0 && ms[over] > 0.0)
             gl_table_cell(table, "%.2f", ms[over] / ms[i]);
         else

@@ -211,8 +211,18 @@ const char *div_check(const char *launcher, int n, const unsigned *h_in)
 
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
+    const div_size *z = ctx;
+    size_t bytes = (size_t)z->n * sizeof(unsigned);
+    unsigned *x;
     (void)k;
-    gl_device_fill_bytes(dst, (size_t)((div_size *)ctx)->n * sizeof(unsigned), seed);
+    gl_device_fill_bytes(dst, bytes, seed);
+    if (!z->partitioned)
+        return;
+    x = alloc_or_fail(bytes); /* the demo's: the same values, the light ones first */
+    GL_CUDA(cudaMemcpy(x, dst, bytes, cudaMemcpyDeviceToHost));
+    div_partition(x, z->n);
+    GL_CUDA(cudaMemcpy(dst, x, bytes, cudaMemcpyHostToDevice));
+    free(x);
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
@@ -229,7 +239,8 @@ gl_problem div_problem(const char *launcher, void *size)
     gl_problem p = {.what = z->what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1,
                     .ctx = z, .make = problem_make, .call = problem_call,
                     .reference = given[what] ? given[what] : launcher};
-    snprintf(z->what, sizeof z->what, "with n = %d (random input)", z->n);
+    snprintf(z->what, sizeof z->what, "with n = %d (%s input)", z->n,
+             z->partitioned ? "partitioned" : "random");
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = (size_t)z->n * sizeof(unsigned)};
     p.buf[1] = (gl_problem_buf){.name = "out", .bytes = div_outputs(what, z->n) * sizeof(unsigned)};
     return p;

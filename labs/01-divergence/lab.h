@@ -61,6 +61,7 @@ const char *div_check(const char *launcher, int n, const unsigned *in);
 typedef struct {
     int n;
     char what[64];
+    int partitioned; /* the demo's: the same values, partitioned by class (div_partition) */
 } div_size;
 gl_problem div_problem(const char *launcher, void *size);
 

@@ -15,14 +15,14 @@ static at_size sizes[NCASES];
 static char elements[NCASES][16];
 static int ncases;
 
-/* launcher on z, its speedup over the row labelled over (itself: 1.00; NULL: none) */
-static void row(const char *launcher, const char *input, at_size z, const char *over)
+/* launcher on z, its speedup over row over (itself: 1.00; -1: none) */
+static void row(const char *launcher, const char *input, at_size z, int over)
 {
     sizes[ncases] = z;
     snprintf(elements[ncases], sizeof elements[ncases], "%d", z.n);
     cases[ncases] = (gl_demo_case){.launcher = launcher, .label = launcher,
                                    .keys = {input, elements[ncases]}, .size = &sizes[ncases],
-                                   .over = over};
+                                   .over = over >= 0 ? &cases[over] : NULL};
     ncases++;
 }
 
@@ -43,12 +43,12 @@ int main(int argc, char **argv)
     for (i = 0; i < 7; i++) { /* the given kernel, then yours, on one input */
         at_size z = {.n = i < 2 ? bytes_n : n, .input = i == 1 ? AT_EQUAL : AT_RANDOM,
                      .nbins = 1000, .hot = in[i].hot, .hot_bin = 500, .chunk = 1};
-        const char *given = i < 2 ? "histogram_global" : "histogram_bins_global";
-        row(given, in[i].input, z, given);
+        int given = ncases;
+        row(i < 2 ? "histogram_global" : "histogram_bins_global", in[i].input, z, given);
         row(i < 2 ? "histogram_shared" : "histogram_bins", in[i].input, z, given);
     }
-    row("max_float", "random floats", (at_size){.n = n}, NULL);
-    row("sum_last_block", "random unsigned", (at_size){.n = n}, NULL);
+    row("max_float", "random floats", (at_size){.n = n}, -1);
+    row("sum_last_block", "random unsigned", (at_size){.n = n}, -1);
     snprintf(note, sizeof note, "%d bytes (task 1), %d elements (tasks 2 to 4), 1000 bins in "
              "task 2, blocks of %d threads", bytes_n, n, AT_BLOCK);
     return gl_demo_cases("05-atomics", note, cases, atomics_problem, &options, &args);

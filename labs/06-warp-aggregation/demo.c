@@ -23,11 +23,11 @@ static const char *check(const char *launcher, void *size)
 }
 
 #define CASE(fn, k, base) \
-    {.launcher = fn, .label = fn, .keys = {items[k]}, .size = &z, .over = base}
+    {.launcher = fn, .label = fn, .keys = {items[k]}, .size = &z, .over = &cases[base]}
 static gl_demo_case cases[] = {
-    CASE("filter_atomic", 0, "filter_atomic"), CASE("filter_coalesced", 1, "filter_atomic"),
-    CASE("filter_intrinsics", 2, "filter_atomic"), CASE("emit_atomic", 3, "emit_atomic"),
-    CASE("emit_warp", 4, "emit_atomic"), CASE("emit_block", 5, "emit_warp"), {.launcher = NULL}};
+    CASE("filter_atomic", 0, 0), CASE("filter_coalesced", 1, 0), CASE("filter_intrinsics", 2, 0),
+    CASE("emit_atomic", 3, 3), CASE("emit_warp", 4, 3), CASE("emit_block", 5, 4),
+    {.launcher = NULL}};
 
 int main(int argc, char **argv)
 {

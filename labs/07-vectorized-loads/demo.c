@@ -17,13 +17,13 @@ static vl_size aligned, past_one = {.offset = 1};
 
 #define CASE(fn, name, z, scalar) {.launcher = fn, .label = name, .size = z, .over = scalar}
 static const gl_demo_case cases[] = {
-    CASE("copy_int", "copy_int", &aligned, "copy_int"),
-    CASE("copy_int2", "copy_int2", &aligned, "copy_int"),
-    CASE("copy_int4", "copy_int4", &aligned, "copy_int"),
-    CASE("copy_int4", "copy_int4 +1", &past_one, "copy_int"),
-    CASE("scaled_add_int", "scaled_add_int", &aligned, "scaled_add_int"),
-    CASE("scaled_add_int4", "scaled_add_int4", &aligned, "scaled_add_int"),
-    CASE("scaled_add_int4", "scaled_add_int4 +1", &past_one, "scaled_add_int"),
+    CASE("copy_int", "copy_int", &aligned, &cases[0]),
+    CASE("copy_int2", "copy_int2", &aligned, &cases[0]),
+    CASE("copy_int4", "copy_int4", &aligned, &cases[0]),
+    CASE("copy_int4", "copy_int4 +1", &past_one, &cases[0]),
+    CASE("scaled_add_int", "scaled_add_int", &aligned, &cases[4]),
+    CASE("scaled_add_int4", "scaled_add_int4", &aligned, &cases[4]),
+    CASE("scaled_add_int4", "scaled_add_int4 +1", &past_one, &cases[4]),
     {.launcher = NULL},
 };
 
