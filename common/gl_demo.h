@@ -73,16 +73,17 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
  * own work; its speedup is over the case it names (over: a case of the same table at or
  * before it; itself: 1.00; NULL: "-"). Columns: variant, the options' keys (each case's keys[] its
  * values), time_ms, GB/s (or the options' rates: each case's counts[] a call, in 10^9 a
- * second), pct_of_memcpy (unless no_memcpy: then no memcpy_gbps note either), the speedup
- * column, check. */
+ * second; GB/s is the first problem's unit), pct_of_memcpy (unless no_memcpy: then no
+ * memcpy_gbps note either), the share column, the speedup column, check. */
 #define GL_DEMO_MAX_KEYS 2
-#define GL_DEMO_MAX_CASES 32
+#define GL_DEMO_MAX_CASES 64
 typedef struct gl_demo_case_s {
     const char *launcher, *label;
     const char *keys[GL_DEMO_MAX_KEYS]; /* its key columns' values: "uniform bytes" */
     double counts[GL_DEMO_MAX_KEYS];    /* what a call counts, for the options' rates */
     void *size;                         /* its problem's size, given to problem */
     const struct gl_demo_case_s *over;  /* the case its speedup is over: &cases[4] */
+    const struct gl_demo_case_s *share_of; /* the case of the options' share column */
 } gl_demo_case;
 typedef struct {
     const char *speedup;                /* the speedup column's header: "x_scalar" */
@@ -91,6 +92,11 @@ typedef struct {
     const char *rates[GL_DEMO_MAX_KEYS]; /* instead of GB/s: "Gelem/s" of counts[0] */
     /* instead of gl_problem_check: "" when right, else why */
     const char *(*check)(const char *launcher, void *size);
+    const char *variant;        /* the label column's header, NULL "variant" */
+    int keys_first;             /* the key columns before the label column */
+    int time_digits;            /* time_ms's decimals, 0: 4 */
+    const char *share;          /* a column "pct_of_cublas": share_of's time / its time, in % */
+    const char *const *notes;   /* more header notes, key and text pairs, NULL-ended */
 } gl_demo_options;
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *cases,
                   gl_problem_fn problem, const gl_demo_options *options,

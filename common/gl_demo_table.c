@@ -27,7 +27,7 @@ static void run(void *arg)
 
 /* The GPU's line, the measured cudaMemcpy bandwidth, and the table with its notes. */
 static gl_table *begin(const char *lab, const char *note, int ncols, const char *const *h,
-                       double *memcpy_gbps)
+                       double *memcpy_gbps, const char *const *notes)
 {
     gl_device_info info;
     gl_table *table;
@@ -40,6 +40,8 @@ static gl_table *begin(const char *lab, const char *note, int ncols, const char 
     if (memcpy_gbps)
         gl_table_note(table, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + "
                       "write; theoretical %.0f)", *memcpy_gbps, info.theoretical_gbps);
+    for (; notes && notes[0]; notes += 2) /* the demo's own: key, text */
+        gl_table_note(table, notes[0], "%s", notes[1]);
     gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
     return table;
 }
@@ -63,7 +65,7 @@ int gl_demo_table(const char *lab, const char *note, const gl_demo_variant *v,
     snprintf(x_base, sizeof x_base, "x_%s", base ? base : "baseline");
     h[4] = x_base;
 
-    table = begin(lab, note, 6, h, &memcpy_gbps);
+    table = begin(lab, note, 6, h, &memcpy_gbps, NULL);
 
     for (k = 0; k < p->inputs + p->outputs; k++) { /* the timed calls' buffers, one size */
         b[k] = gl_buf_alloc(p->buf[k].bytes, 0);
@@ -130,7 +132,7 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
     static char last[1024], now[1024]; /* the row before's reason, and this one's */
     char short_lab[8];
     double memcpy_gbps;
-    gl_table *table = begin(lab, note, 6, h, &memcpy_gbps);
+    gl_table *table = begin(lab, note, 6, h, &memcpy_gbps, NULL);
     int i, k, wrong = 0;
 
     last[0] = '\0';
@@ -177,25 +179,31 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
                   gl_problem_fn problem, const gl_demo_options *o, const gl_demo_args *args)
 {
-    const char *h[2 * GL_DEMO_MAX_KEYS + 5] = {"variant"};
+    const char *h[2 * GL_DEMO_MAX_KEYS + 6];
+    gl_problem first = problem(v[0].launcher, v[0].size); /* its unit: GB/s or GFLOP/s */
     char short_lab[8];
     double memcpy_gbps = 0.0, ms[GL_DEMO_MAX_CASES], work[GL_DEMO_MAX_CASES];
     gl_table *table;
-    int nkeys = 0, nrates = 0, ncols, n, i, k, over, wrong = 0;
+    int nkeys = 0, nrates = 0, ncols, n, i, k, over, wrong = 0, digits = o->time_digits;
 
     while (nkeys < GL_DEMO_MAX_KEYS && o->keys[nkeys])
-        h[1 + nkeys] = o->keys[nkeys], nkeys++;
+        nkeys++;
+    for (k = 0; k < nkeys; k++)
+        h[o->keys_first ? k : 1 + k] = o->keys[k];
+    h[o->keys_first ? nkeys : 0] = o->variant ? o->variant : "variant";
     ncols = 1 + nkeys;
     h[ncols++] = "time_ms";
     while (nrates < GL_DEMO_MAX_KEYS && o->rates[nrates])
         h[ncols++] = o->rates[nrates++];
     if (!nrates)
-        h[ncols++] = "GB/s";
+        h[ncols++] = first.unit ? first.unit : "GB/s";
     if (!o->no_memcpy)
         h[ncols++] = "pct_of_memcpy";
+    if (o->share)
+        h[ncols++] = o->share;
     h[ncols++] = o->speedup;
     h[ncols++] = "check";
-    table = begin(lab, note, ncols, h, o->no_memcpy ? NULL : &memcpy_gbps);
+    table = begin(lab, note, ncols, h, o->no_memcpy ? NULL : &memcpy_gbps, o->notes);
 
     for (n = 0; n < GL_DEMO_MAX_CASES && v[n].launcher; n++) { /* checked, then timed */
         gl_problem p = problem(v[n].launcher, v[n].size);
@@ -212,22 +220,30 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
         ms[n] = gl_problem_time_ms(v[n].launcher, &p, gl_seed());
     }
     for (i = 0; i < n; i++) {
-        gl_table_cell(table, "%s", v[i].label);
+        if (!o->keys_first)
+            gl_table_cell(table, "%s", v[i].label);
         for (k = 0; k < nkeys; k++)
             gl_table_cell(table, "%s", v[i].keys[k] ? v[i].keys[k] : "");
+        if (o->keys_first)
+            gl_table_cell(table, "%s", v[i].label);
         if (ms[i] < 0.0) {
             for (k = 1 + nkeys; k < ncols - 1; k++)
                 gl_table_cell(table, "-");
             gl_table_cell(table, "WRONG");
             continue;
         }
-        gl_table_cell(table, "%.4f", ms[i]);
+        gl_table_cell(table, "%.*f", digits ? digits : 4, ms[i]);
         for (k = 0; k < nrates; k++)
             gl_table_cell(table, "%.1f", v[i].counts[k] / ms[i] / 1e6);
         if (!nrates)
             gl_table_cell(table, "%.0f", gl_gbps(work[i], ms[i]));
         if (!o->no_memcpy)
             gl_table_cell(table, "%.1f", gl_percent(gl_gbps(work[i], ms[i]), memcpy_gbps));
+        over = v[i].share_of ? (int)(v[i].share_of - v) : -1; /* any case of the table */
+        if (o->share && over >= 0 && over < n && ms[over] > 0.0)
+            gl_table_cell(table, "%.1f", gl_percent(ms[over], ms[i]));
+        else if (o->share)
+            gl_table_cell(table, "-");
         over = v[i].over ? (int)(v[i].over - v) : -1; /* a case at or before it */
         if (over > i)
             over = -1;
