@@ -71,10 +71,12 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
  * each case on its own problem, problem(launcher, its size), checked (gl_problem_check, or
  * the options' check), then timed on its own buffers (gl_problem_time_ms) and rated by its
  * own work; its speedup is over the case it names (over: a case of the same table at or
- * before it; itself: 1.00; NULL: "-"). Columns: variant, the options' keys (each case's keys[] its
- * values), time_ms, GB/s (or the options' rates: each case's counts[] a call, in 10^9 a
- * second; GB/s is the first problem's unit), pct_of_memcpy (unless no_memcpy: then no
- * memcpy_gbps note either), the share column, the speedup column, check. */
+ * before it; itself: 1.00; NULL: "-"). Columns: the label column (variant) and the options'
+ * keys (each case's keys[] its values; keys_first: before it), time_ms, the rate (the first
+ * case's problem's unit, NULL "GB/s"; or the options' rates: each case's counts[] a call, in
+ * 10^9 a second), pct_of_memcpy (unless no_memcpy: then no memcpy_gbps note either), the
+ * share column (options' share), the speedup column, check. The options' notes come after
+ * the gpu's (and memcpy_gbps), before the seed. Returns gl_demo_end's status. */
 #define GL_DEMO_MAX_KEYS 2
 #define GL_DEMO_MAX_CASES 64
 typedef struct gl_demo_case_s {
