@@ -102,9 +102,6 @@ GL_QUEUED(classify_partitioned_async, 2, "regrouped, launcher returns at once",
 
 static void check_regroups(const char *kernel)
 {
-    gl_ptx_entry e;
-    char *ptx;
-    int barriers;
     long bytes = gl_kernel_shared_bytes(
         kernel, "task 2 files the block's element indices in a __shared__ array "
                 "(slot[DIV_BLOCK]), in the order they will be processed");
@@ -112,14 +109,9 @@ static void check_regroups(const char *kernel)
         gl_check_fail("%s's largest __shared__ array has %ld bytes: too small to hold the "
                       "indices of the block's %d elements",
                       kernel, bytes, DIV_BLOCK);
-    ptx = gl_kernel_ptx(kernel, &e);
-    barriers = gl_ptx_barriers(&e);
-    free(ptx);
-    if (barriers < 2)
-        gl_check_fail("%s has %d barriers (bar.sync) in its PTX: it needs one after zeroing "
-                      "the counters and one after filing the elements, before any thread reads "
-                      "a slot another thread wrote",
-                      kernel, barriers);
+    gl_expect_barriers(gl_kernel_entry(kernel), kernel, 2,
+                       "it needs one after zeroing the counters and one after filing the "
+                       "elements, before any thread reads a slot another thread wrote");
 }
 
 GL_TEST(classify_partitioned_regroups, GL_TECHNIQUE, 3, 10, "regrouped: shared slots, barriers")
@@ -139,21 +131,13 @@ static void check_baseline_has_rem(void)
 
 static void check_contiguous(const char *kernel)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_count(&e, "rem") > 0)
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    if (gl_ptx_count(e, "rem") > 0)
         gl_check_fail("%s computes a remainder (%d rem in its PTX): task 3 picks the active "
                       "threads by index = 2 * s * tid < blockDim.x, not by tid %% (2 * s) == 0",
-                      kernel, gl_ptx_count(&e, "rem"));
-    if (gl_ptx_barriers(&e) < 2)
-        gl_check_fail("%s has %d barriers in its PTX: one after the load, and one after every "
-                      "step of the tree",
-                      kernel, gl_ptx_barriers(&e));
-    if (gl_ptx_count(&e, "ld.shared") == 0 || gl_ptx_count(&e, "st.shared") == 0)
-        gl_check_fail("%s does not combine in shared memory (%d ld.shared, %d st.shared): the "
-                      "tree works on the __shared__ partial products",
-                      kernel, gl_ptx_count(&e, "ld.shared"), gl_ptx_count(&e, "st.shared"));
-    free(ptx);
+                      kernel, gl_ptx_count(e, "rem"));
+    gl_expect_barriers(e, kernel, 2, "one after the load, and one after every step of the tree");
+    gl_expect_shared_rw(e, kernel, "the tree works on the __shared__ partial products");
 }
 
 GL_TEST(block_products_contiguous_no_modulo, GL_TECHNIQUE, 3, 10,

@@ -255,26 +255,23 @@ static void check_baseline_global(const char *kernel)
 /* The three steps of a privatised histogram, in the kernel's PTX; task 1's histogram in full. */
 static void check_privatised(const char *kernel, int task)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
     long bytes;
-    if (shared_atomics(&e) == 0)
+    if (shared_atomics(e) == 0)
         gl_check_fail("%s has no atomic on shared memory (atom.shared) in its PTX: task %d counts "
                       "into the block's own histogram in __shared__ memory, with atomicAdd, so "
                       "that only the block's threads contend for a bin", kernel, task);
-    if (gl_ptx_count(&e, "st.shared") == 0)
+    if (gl_ptx_count(e, "st.shared") == 0)
         gl_check_fail("%s never stores to shared memory (no st.shared in its PTX): the block's "
                       "histogram is not zeroed, and shared memory starts with whatever the last "
                       "block on that multiprocessor left there", kernel);
-    if (gl_ptx_barriers(&e) < 2)
-        gl_check_fail("%s has %d barriers (bar.sync) in its PTX: it needs one after zeroing the "
-                      "histogram (no thread counts into a bin not yet zeroed) and one before the "
-                      "merge (every count is in before it is read)", kernel, gl_ptx_barriers(&e));
-    if (global_atomics(&e) == 0)
+    gl_expect_barriers(e, kernel, 2,
+                       "it needs one after zeroing the histogram (no thread counts into a bin not "
+                       "yet zeroed) and one before the merge (every count is in before it is read)");
+    if (global_atomics(e) == 0)
         gl_check_fail("%s has no atomic on global memory in its PTX: the merge adds each bin to "
                       "bins[b] with atomicAdd, since the other blocks add to the same bins (a "
                       "store would overwrite their counts)", kernel);
-    free(ptx);
     if (task != 1) /* task 2's histogram is extern __shared__, as large as nbins */
         return;
     bytes = gl_kernel_shared_bytes(kernel, "Task 1 counts into a block histogram, "
@@ -299,17 +296,15 @@ GL_TEST(histogram_bins_privatised, GL_TECHNIQUE, 3, 10, "any bin count: privatis
 
 static void check_cas(const char *kernel)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_count_with(&e, "atom", ".cas") == 0)
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    if (gl_ptx_count_with(e, "atom", ".cas") == 0)
         gl_check_fail("%s has no atomicCAS (atom.cas) in its PTX: no atomic does a float "
                       "maximum, so task 3 builds one, atomic_max_float, from an atomicCAS loop "
                       "on the float's bits%s",
                       kernel,
-                      gl_ptx_count_with(&e, "atom", ".max") + gl_ptx_count_with(&e, "red", ".max")
+                      gl_ptx_count_with(e, "atom", ".max") + gl_ptx_count_with(e, "red", ".max")
                           ? " (atomicMax on the int bits is wrong for negative floats)"
                           : "");
-    free(ptx);
 }
 
 GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
@@ -327,11 +322,7 @@ GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
  * parameter, as in the starting file): 0, or -1 if it draws no ticket with atomicInc. */
 static int last_block_of(const char *kernel, gl_last_block *lb)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    int found = gl_ptx_last_block(&e, GL_TICKET_INC, 3, lb);
-    free(ptx);
-    return found;
+    return gl_ptx_last_block(gl_kernel_entry(kernel), GL_TICKET_INC, 3, lb);
 }
 
 static void check_ticket(const char *kernel)

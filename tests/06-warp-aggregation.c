@@ -265,23 +265,18 @@ GL_TEST(emit_warp_scans, GL_TECHNIQUE, 3, 10, "warp emitter: shfl.sync.up scan, 
 
 static void check_shared_totals(const char *kernel)
 {
-    gl_ptx_entry e;
-    char *ptx;
     long bytes = gl_kernel_shared_bytes(kernel, "Task 3 keeps each warp's total in a __shared__ "
                                                 "array (warp_first[WA_WARPS])");
     if (bytes < (long)(WA_WARPS * sizeof(int)))
         gl_check_fail("%s's largest __shared__ array has %ld bytes: too small for the totals of "
                       "the block's %d warps",
                       kernel, bytes, WA_WARPS);
-    ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_barriers(&e) < 2)
-        gl_check_fail("%s has %d barriers (bar.sync) in its PTX: it needs one after the warps "
-                      "write their totals, before thread 0 reads them, and one after thread 0 "
-                      "writes the offsets and the block's first slot, before the other threads "
-                      "read them",
-                      kernel, gl_ptx_barriers(&e));
-    expect_one_atomic(&e, kernel, "block", "thread 0");
-    free(ptx);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    gl_expect_barriers(e, kernel, 2,
+                       "it needs one after the warps write their totals, before thread 0 reads "
+                       "them, and one after thread 0 writes the offsets and the block's first "
+                       "slot, before the other threads read them");
+    expect_one_atomic(e, kernel, "block", "thread 0");
 }
 
 GL_TEST(emit_block_shares_totals, GL_TECHNIQUE, 3, 10, "block emitter: shared totals, two barriers")

@@ -93,8 +93,6 @@ GL_QUEUED(padded_async, 2, "padded, launcher returns at once",
 static long check_shared_tile(const char *kernel, int task)
 {
     char lesson[256];
-    gl_ptx_entry e;
-    char *ptx;
     long bytes;
     snprintf(lesson, sizeof lesson,
              "Task %d stages a TILE_DIM x TILE_DIM tile in shared memory: read it row by row "
@@ -106,25 +104,16 @@ static long check_shared_tile(const char *kernel, int task)
         gl_check_fail("%s's shared tile has %ld bytes, less than a %d x %d tile of floats (%zu "
                       "bytes)",
                       kernel, bytes, TILE_DIM, TILE_DIM, TILE_DIM * TILE_DIM * sizeof(float));
-    ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_count(&e, "st.shared") == 0 || gl_ptx_count(&e, "ld.shared") == 0)
-        gl_check_fail("%s declares a shared tile but does not both write it and read it "
-                      "(st.shared: %d, ld.shared: %d in the PTX)",
-                      kernel, gl_ptx_count(&e, "st.shared"), gl_ptx_count(&e, "ld.shared"));
-    free(ptx);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    gl_expect_shared_rw(e, kernel, lesson);
     return bytes;
 }
 
 static void check_barrier(const char *kernel)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_barriers(&e) == 0)
-        gl_check_fail("%s has no __syncthreads(): between writing the tile and reading it by "
-                      "columns, every thread must wait, or it reads elements that other warps "
-                      "have not written yet",
-                      kernel);
-    free(ptx);
+    gl_expect_barriers(gl_kernel_entry(kernel), kernel, 1,
+                       "between writing the tile and reading it by columns, every thread must "
+                       "wait, or it reads elements that other warps have not written yet");
 }
 
 GL_TEST(tiled_shared_tile, GL_TECHNIQUE, 3, 10, "tiled: a shared tile")

@@ -147,15 +147,15 @@ GL_TEST(tiled_async, GL_CORRECTNESS, 2, 30, "tiled, launcher returns at once")
 
 static void check_shared_tiles(const char *kernel)
 {
+    static const char lesson[] = "Task 2 stages a TILE x TILE tile of A and one of B in shared "
+                                 "memory: __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE]";
     gl_ptx_shared sh[8];
     gl_ptx_entry e;
     char *ptx;
     long total = 0;
     int count;
 
-    gl_kernel_shared_bytes(kernel,
-                           "Task 2 stages a TILE x TILE tile of A and one of B in shared "
-                           "memory: __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE]");
+    gl_kernel_shared_bytes(kernel, lesson);
     ptx = gl_kernel_ptx(kernel, &e);
     count = gl_ptx_shared_arrays(ptx, &e, sh, 8);
     total = gl_kernel_shared_total(kernel); /* an extern array as large as its launches */
@@ -163,10 +163,7 @@ static void check_shared_tiles(const char *kernel)
         gl_check_fail("%s's __shared__ arrays hold %ld bytes in all, less than two %d x %d "
                       "tiles of floats (%ld bytes): one tile of A and one of B",
                       kernel, total, TILE, TILE, 2L * TILE * TILE * (long)sizeof(float));
-    if (gl_ptx_count(&e, "st.shared") == 0 || gl_ptx_count(&e, "ld.shared") == 0)
-        gl_check_fail("%s declares shared tiles but does not both write them and read them "
-                      "(st.shared: %d, ld.shared: %d in the PTX)",
-                      kernel, gl_ptx_count(&e, "st.shared"), gl_ptx_count(&e, "ld.shared"));
+    gl_expect_shared_rw(&e, kernel, lesson);
     gl_test_note("%d __shared__ arrays, %ld bytes", count, total);
     free(ptx);
 }
@@ -214,12 +211,10 @@ static void check_barriers(const char *kernel)
     char *ptx = gl_kernel_ptx(kernel, &e);
     int n = shared_events(&e, ev, (int)sizeof ev), i, j, barriers = gl_ptx_barriers(&e);
 
-    if (barriers < 2)
-        gl_check_fail("%s has %d barrier%s (__syncthreads, bar.sync in the PTX): each step of "
-                      "the loop needs two, one after writing the tiles (before any thread "
-                      "reads them) and one after reading them (before the next step overwrites "
-                      "them)",
-                      kernel, barriers, barriers == 1 ? "" : "s");
+    gl_expect_barriers(&e, kernel, 2,
+                       "each step of the loop needs two, one after writing the tiles (before any "
+                       "thread reads them) and one after reading them (before the next step "
+                       "overwrites them)");
     for (i = 0; i < n; i++) {
         if (ev[i] == 'B')
             continue;

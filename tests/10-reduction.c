@@ -229,17 +229,6 @@ static int technique_kernels(const char *launcher, const char *named, char (*nam
 #define FOR_EACH_KERNEL(launcher, named, k)                                                   \
     GL_FOR_EACH_KERNEL_OF(technique_kernels, launcher, named, k)
 
-/* kernel's entry in the student's PTX (gl_kernel_ptx): its text is kept until the next call
- * (the one before stays if this one fails the test) */
-static const gl_ptx_entry *ptx_of(const char *kernel)
-{
-    static struct { gl_ptx_entry e; char *text; } p;
-    char *text = gl_kernel_ptx(kernel, &p.e);
-    free(p.text);
-    p.text = text;
-    return &p.e;
-}
-
 /* A warp's sum in registers: shuffles down (__shfl_down_sync), butterflies (__shfl_xor_sync, the
  * handout's alternative, cg::reduce on older GPUs) or the warp-wide reduction instruction
  * (cg::reduce, __reduce_add_sync: redux.sync). */
@@ -251,19 +240,16 @@ static int shuffles_down(const gl_ptx_entry *e)
 
 static void check_tree(const char *kernel)
 {
-    const gl_ptx_entry *e = ptx_of(kernel);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
     if (gl_ptx_count(e, "rem") > 0)
         gl_check_fail("%s computes a remainder (%d rem in its PTX): task 1 picks the active "
                       "threads by tid < s, not by tid %% (2 * s) == 0",
                       kernel, gl_ptx_count(e, "rem"));
-    if (gl_ptx_count(e, "ld.shared") == 0 || gl_ptx_count(e, "st.shared") == 0)
-        gl_check_fail("%s does not add in shared memory (%d ld.shared, %d st.shared): the tree "
-                      "works on the __shared__ sdata[]",
-                      kernel, gl_ptx_count(e, "ld.shared"), gl_ptx_count(e, "st.shared"));
-    if (gl_ptx_barriers(e) < 2)
-        gl_check_fail("%s has %d barrier(s) in its PTX: it needs one after the load and one after "
-                      "every step of the tree (a missing one passes most runs and fails some: the "
-                      "next step reads what other warps wrote)", kernel, gl_ptx_barriers(e));
+    gl_expect_shared_rw(e, kernel, "the tree works on the __shared__ sdata[]");
+    gl_expect_barriers(e, kernel, 2,
+                       "it needs one after the load and one after every step of the tree (a "
+                       "missing one passes most runs and fails some: the next step reads what "
+                       "other warps wrote)");
 }
 
 GL_TEST(sequential_tree, GL_TECHNIQUE, 3, 10, "sequential: no tid % (2 s), a barrier per step")
@@ -278,7 +264,7 @@ GL_TEST(sequential_tree, GL_TECHNIQUE, 3, 10, "sequential: no tid % (2 s), a bar
 
 static void check_last_warp(const char *kernel)
 {
-    const gl_ptx_entry *e = ptx_of(kernel);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
     if (shuffles_down(e) == 0)
         gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: "
                       "task 3 finishes the last warp's steps in registers with "
@@ -288,9 +274,8 @@ static void check_last_warp(const char *kernel)
                           ? " (an unrolled last warp in shared memory, without barriers, relies "
                             "on lockstep execution that Volta and later GPUs do not promise)"
                           : "");
-    if (gl_ptx_barriers(e) < 2)
-        gl_check_fail("%s has %d barrier(s) in its PTX: one after the load and one after every "
-                      "step of the tree in shared memory", kernel, gl_ptx_barriers(e));
+    gl_expect_barriers(e, kernel, 2,
+                       "one after the load and one after every step of the tree in shared memory");
     if (gl_ptx_count(e, "ld.shared") == 0)
         gl_check_fail("%s reads no shared memory: task 3 keeps task 2's tree down to 64 sums and "
                       "shuffles only in the last warp", kernel);
@@ -303,7 +288,7 @@ GL_TEST(shuffle_last_warp, GL_TECHNIQUE, 3, 10, "shuffle: warp shuffles in the l
 
 static void check_grid_stride_kernel(const char *kernel)
 {
-    const gl_ptx_entry *e = ptx_of(kernel);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
     int adds = gl_ptx_count_with(e, "atom", ".add") + gl_ptx_count_with(e, "red", ".add");
     if (shuffles_down(e) == 0)
         gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: "
@@ -344,7 +329,7 @@ static int float_adds(const gl_ptx_entry *e)
 
 static void check_ticket(const char *kernel)
 {
-    const gl_ptx_entry *e = ptx_of(kernel);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
     if (tickets(e) == 0)
         gl_check_fail("%s draws no ticket (no atom.inc, no integer atom.add in its PTX): each "
                       "block draws one with atomicInc(&blocks_done, gridDim.x - 1), which also "
@@ -394,7 +379,7 @@ static const char *fence_fault(const gl_last_block *lb)
 static void check_fence(const char *kernel)
 {
     gl_last_block lb;
-    if (gl_ptx_last_block(ptx_of(kernel), GL_TICKET_INC_OR_ADD, -1, &lb) != 0)
+    if (gl_ptx_last_block(gl_kernel_entry(kernel), GL_TICKET_INC_OR_ADD, -1, &lb) != 0)
         gl_check_fail("%s draws no ticket with atomicInc or an integer atomicAdd (no atom.inc or "
                       "atom.add.u32 in its PTX), so there is no order of the partial, the fence "
                       "and the ticket to check", kernel);

@@ -179,8 +179,6 @@ static void check_tiles(const char *kernel, long min_bytes, const char *tiles, i
 {
     char lesson[256];
     gl_ptxas_usage u;
-    gl_ptx_entry e;
-    char *ptx;
     long bytes;
     snprintf(lesson, sizeof lesson, "Task %d stages %s in shared memory", task, tiles);
     bytes = shared_total(kernel, lesson);
@@ -192,13 +190,10 @@ static void check_tiles(const char *kernel, long min_bytes, const char *tiles, i
         gl_check_fail("%s declares %ld bytes of __shared__ tiles, but ptxas reserves only %ld: "
                       "they are not all used. %s",
                       kernel, bytes, u.smem_bytes, lesson);
-    ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_barriers(&e) < 2)
-        gl_check_fail("%s has %d barriers (__syncthreads) in its PTX: it needs one after the "
-                      "tiles are loaded, before any thread reads what another wrote, and one "
-                      "after the math, before the next step overwrites the tiles",
-                      kernel, gl_ptx_barriers(&e));
-    free(ptx);
+    gl_expect_barriers(gl_kernel_entry(kernel), kernel, 2,
+                       "it needs one after the tiles are loaded, before any thread reads what "
+                       "another wrote, and one after the math, before the next step overwrites "
+                       "the tiles");
 }
 
 /* Multiply-adds per shared-load instruction, static counts in the PTX. */
@@ -223,9 +218,7 @@ static void check_register_reuse(const char *kernel)
     free(ptx);
     gl_given_tells_apart(given < MIN_1D_FMA_PER_SHARED_LOAD, "sgemm_tiled_kernel",
                          "has as many multiply-adds per shared load as task 1 needs");
-    ptx = gl_kernel_ptx(kernel, &e);
-    r = fma_per_shared_load(&e, &fma, &loads);
-    free(ptx);
+    r = fma_per_shared_load(gl_kernel_entry(kernel), &fma, &loads);
     if (r < MIN_1D_FMA_PER_SHARED_LOAD)
         gl_check_fail("%s has %d fma.rn.f32 for %d shared loads in its PTX (%.2f per load, like "
                       "the given tiled kernel's %.2f): read each value of B into a register "
@@ -245,16 +238,12 @@ GL_TEST(blocktiled_1d_register_reuse, GL_TECHNIQUE, 2, 10,
 
 static void check_register_tile(const char *kernel)
 {
-    gl_ptx_entry e;
-    char *ptx;
     int fma, loads;
     double r;
 
     check_tiles(kernel, (long)(BM * BK + BK * BN) * 4,
                 "a BM x BK tile of A and a BK x BN tile of B", 2);
-    ptx = gl_kernel_ptx(kernel, &e);
-    r = fma_per_shared_load(&e, &fma, &loads);
-    free(ptx);
+    r = fma_per_shared_load(gl_kernel_entry(kernel), &fma, &loads);
     if (r < MIN_2D_FMA_PER_SHARED_LOAD)
         gl_check_fail("%s has %d fma.rn.f32 for %d shared loads in its PTX (%.2f per load): per "
                       "step i, load TM values of A and TN of B into registers and do all TM x "
@@ -275,15 +264,13 @@ GL_TEST(blocktiled_2d_register_tile, GL_TECHNIQUE, 2, 10,
  * shared memory (ld.shared.v4). */
 static void check_128bit(const char *kernel, int task)
 {
-    gl_ptx_entry e;
-    char *ptx;
+    const gl_ptx_entry *e;
     int global_v4, shared_v4;
     check_tiles(kernel, (long)(BM * BK + BK * BN) * 4,
                 "a BK x BM tile of A (transposed) and a BK x BN tile of B", task);
-    ptx = gl_kernel_ptx(kernel, &e);
-    global_v4 = gl_ptx_count_with(&e, "ld.global", ".v4");
-    shared_v4 = gl_ptx_count_with(&e, "ld.shared", ".v4");
-    free(ptx);
+    e = gl_kernel_entry(kernel);
+    global_v4 = gl_ptx_count_with(e, "ld.global", ".v4");
+    shared_v4 = gl_ptx_count_with(e, "ld.shared", ".v4");
     if (global_v4 == 0)
         gl_check_fail("%s has no 128-bit global load (ld.global.v4) in its PTX: load each "
                       "thread's float4 of A and of B with load4, which issues one where the "
@@ -333,11 +320,9 @@ GL_TEST(prefetch_two_buffers, GL_TECHNIQUE, 2, 10, "prefetch: two buffers of eac
 static void check_no_local_memory(const char *kernel)
 {
     gl_ptxas_usage u;
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    int local = gl_ptx_count(&e, "ld.local") + gl_ptx_count(&e, "st.local");
-    int fma = gl_ptx_count(&e, "fma.rn.f32");
-    free(ptx);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    int local = gl_ptx_count(e, "ld.local") + gl_ptx_count(e, "st.local");
+    int fma = gl_ptx_count(e, "fma.rn.f32");
     if (fma < TM * TN)
         gl_check_fail("%s has %d multiply-adds (fma.rn.f32) in its PTX, fewer than one step of "
                       "its %d x %d register tile: is the kernel still a TODO?",

@@ -1,9 +1,11 @@
 /* inspect.c: reading the PTX (entries, shared arrays, instruction counts, a taint from
- * %tid.x), the ptxas report and Nsight Compute's CSV. The last block's pattern, which
+ * %tid.x), the ptxas report and Nsight Compute's CSV; the technique claims that fail a test
+ * (gl_expect_barriers, gl_expect_shared_rw). The last block's pattern, which
  * follows an entry's control flow: inspect_fence.c. */
 #define _GNU_SOURCE
 #include "inspect.h"
 
+#include <check.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,4 +373,23 @@ long gl_tile_pitch(long elems, int rows, int modulus)
             fallback = p;
         }
     return fallback;
+}
+
+void gl_expect_barriers(const gl_ptx_entry *e, const char *kernel, int at_least, const char *why)
+{
+    int barriers = gl_ptx_barriers(e);
+    if (barriers == 0 && at_least > 0)
+        ck_abort_msg("%s has no __syncthreads() (no bar.sync in its PTX): %s", kernel, why);
+    if (barriers < at_least)
+        ck_abort_msg("%s has %d barrier%s (__syncthreads, bar.sync in its PTX): %s", kernel,
+                     barriers, barriers == 1 ? "" : "s", why);
+}
+
+void gl_expect_shared_rw(const gl_ptx_entry *e, const char *kernel, const char *why)
+{
+    int stores = gl_ptx_count(e, "st.shared"), loads = gl_ptx_count(e, "ld.shared");
+    if (stores == 0 || loads == 0)
+        ck_abort_msg("%s does not both write and read shared memory (%d st.shared, %d ld.shared "
+                     "in its PTX): %s",
+                     kernel, stores, loads, why);
 }

@@ -8,6 +8,7 @@
 #define GL_INSPECT_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 typedef struct gl_ptx_entry_s {
     const char *name; /* the entry's PTX name */
@@ -99,6 +100,32 @@ typedef struct {
 
 /* Reads the ptxas -v report for kernel; 0 if found, -1 if not. */
 int gl_ptxas_usage_of(const char *report, const char *kernel, gl_ptxas_usage *u);
+
+/* ---- a technique claim stated once: each fails the test (Check) with the lab's sentence ---- */
+
+/* The student's PTX with e set to kernel's entry (grader.h); fails the test without one. */
+char *gl_kernel_ptx(const char *kernel, struct gl_ptx_entry_s *e);
+
+/* kernel's entry in the student's PTX: its text is kept until the next call in the suite (the one
+ * before stays if this one fails the test). Inline, so that the unit tests, which link inspect.o
+ * without the harness, need no gl_kernel_ptx. */
+static inline const gl_ptx_entry *gl_kernel_entry(const char *kernel)
+{
+    static struct { gl_ptx_entry e; char *text; } kept;
+    char *text = gl_kernel_ptx(kernel, &kept.e);
+    free(kept.text);
+    kept.text = text;
+    return &kept.e;
+}
+
+/* Fails the test unless kernel's entry e has at least at_least barriers (__syncthreads: bar.sync,
+ * gl_ptx_barriers): "K has N barriers (__syncthreads, bar.sync in its PTX): why". */
+void gl_expect_barriers(const gl_ptx_entry *e, const char *kernel, int at_least, const char *why);
+
+/* Fails the test unless kernel's entry e both writes (st.shared) and reads (ld.shared) shared
+ * memory: "K does not both write and read shared memory (N st.shared, M ld.shared in its PTX):
+ * why". */
+void gl_expect_shared_rw(const gl_ptx_entry *e, const char *kernel, const char *why);
 
 #include "ncu_csv.h"
 
