@@ -9,6 +9,7 @@ int main(void)
     int failed;
     srunner_add_suite(sr, grader_suite());
     srunner_add_suite(sr, fence_suite());
+    srunner_add_suite(sr, claims_suite());
     srunner_set_fork_status(sr, CK_FORK);
     srunner_run_all(sr, CK_NORMAL);
     failed = srunner_ntests_failed(sr);

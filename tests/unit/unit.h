@@ -5,4 +5,5 @@
 Suite *common_suite(void);
 Suite *grader_suite(void);
 Suite *fence_suite(void);
+Suite *claims_suite(void);
 #endif
