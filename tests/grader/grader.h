@@ -284,6 +284,9 @@ void gl_given_tells_apart(int tells, const char *kernel, const char *what);
  * returned text with free(). */
 struct gl_ptx_entry_s;
 char *gl_kernel_ptx(const char *kernel, struct gl_ptx_entry_s *e);
+/* kernel's entry in the student's PTX, its text kept until the next call in the suite (the one
+ * before stays if this one fails the test): for inspect.h's gl_ptx_ and gl_expect_ helpers. */
+const struct gl_ptx_entry_s *gl_kernel_entry(const char *kernel);
 
 /* The size in bytes of kernel's largest __shared__ array in the student's
  * PTX; an extern (dynamic) one counts with the largest size a launch gave it

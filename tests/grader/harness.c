@@ -168,6 +168,18 @@ char *gl_kernel_ptx(const char *kernel, gl_ptx_entry *e)
     return ptx;
 }
 
+const gl_ptx_entry *gl_kernel_entry(const char *kernel)
+{
+    static struct {
+        gl_ptx_entry e;
+        char *text;
+    } kept;
+    char *text = gl_kernel_ptx(kernel, &kept.e);
+    free(kept.text);
+    kept.text = text;
+    return &kept.e;
+}
+
 long gl_kernel_shared_total(const char *kernel)
 {
     gl_ptx_entry e;

@@ -103,20 +103,7 @@ int gl_ptxas_usage_of(const char *report, const char *kernel, gl_ptxas_usage *u)
 
 /* ---- a technique claim stated once: each fails the test (Check) with the lab's sentence ---- */
 
-/* The student's PTX with e set to kernel's entry (grader.h); fails the test without one. */
-char *gl_kernel_ptx(const char *kernel, struct gl_ptx_entry_s *e);
-
-/* kernel's entry in the student's PTX: its text is kept until the next call in the suite (the one
- * before stays if this one fails the test). Inline, so that the unit tests, which link inspect.o
- * without the harness, need no gl_kernel_ptx. */
-static inline const gl_ptx_entry *gl_kernel_entry(const char *kernel)
-{
-    static struct { gl_ptx_entry e; char *text; } kept;
-    char *text = gl_kernel_ptx(kernel, &kept.e);
-    free(kept.text);
-    kept.text = text;
-    return &kept.e;
-}
+/* The entries these take come from gl_kernel_entry (grader.h, harness.c). */
 
 /* Fails the test unless kernel's entry e has at least at_least barriers (__syncthreads: bar.sync,
  * gl_ptx_barriers): "K has N barriers (__syncthreads, bar.sync in its PTX): why". */
