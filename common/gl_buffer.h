@@ -18,7 +18,7 @@ extern "C" {
 #define GL_POISON_BYTE 0xFF
 #define GL_GUARD_ALIGN 256 /* guards are whole multiples: the payload stays 256-byte aligned */
 
-typedef struct {
+typedef struct gl_buf_s {
     unsigned char *base; /* the whole allocation */
     void *ptr;           /* the payload, handed to the code under test */
     size_t bytes;        /* payload size */

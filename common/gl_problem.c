@@ -65,6 +65,19 @@ void gl_problem_where(const gl_problem_buf *b, size_t i, char *out, size_t len)
         snprintf(out, len, "[%zu]", i);
 }
 
+size_t gl_problem_outside(const gl_problem_buf *b, const gl_buf *buf, char *why, size_t len)
+{
+    gl_guard_report r;
+    size_t changed = gl_buf_check_guards(buf, &r), n;
+    if (!changed)
+        return 0;
+    gl_guard_describe(&r, b->bytes, elem_size(b), b->name, why, len);
+    n = strlen(why);
+    if (b->outside && n < len)
+        snprintf(why + n, len - n, ": %s", b->outside);
+    return changed;
+}
+
 static int nbufs(const gl_problem *p)
 {
     return p->inputs + p->outputs;
@@ -108,15 +121,10 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
     }
     for (k = 0; k < nbufs(p) && !why[0]; k++) {
         const gl_problem_buf *b = &p->buf[k];
-        gl_guard_report r;
-        if (gl_buf_check_guards(&got[k], &r)) {
-            size_t n;
-            gl_guard_describe(&r, b->bytes, elem_size(b), b->name, why, sizeof why);
-            n = strlen(why);
-            if (b->outside && n < sizeof why)
-                snprintf(why + n, sizeof why - n, ": %s", b->outside);
-        } else if (k < p->inputs && p->inputs_read_only &&
-                   gl_device_diff_words(w[k], g[k], b->bytes / 4, &first)) {
+        if (gl_problem_outside(b, &got[k], why, sizeof why))
+            continue; /* why says where; the loop ends */
+        if (k < p->inputs && p->inputs_read_only &&
+            gl_device_diff_words(w[k], g[k], b->bytes / 4, &first)) {
             gl_problem_where(b, first, at, sizeof at);
             snprintf(why, sizeof why, "its input %s changed at %s: the inputs are read-only",
                      b->name, at);

@@ -86,6 +86,11 @@ size_t gl_problem_wrong(const gl_problem_buf *b, const void *expected, const voi
  * expected 4"). Returns 0, saying nothing, where the output has more elements. */
 int gl_problem_value(const gl_problem_buf *b, const void *expected, const void *got, char *out,
                      size_t len);
+/* Whether a call wrote outside buffer b (its guard zones, checked on the GPU): 0 when not, else
+ * the number of bytes changed and why, in the problem's words (the place, then b->outside). */
+struct gl_buf_s;
+size_t gl_problem_outside(const gl_problem_buf *b, const struct gl_buf_s *buf, char *why,
+                          size_t len);
 /* "[i]", or "[row][col]" where the buffer has rows. */
 void gl_problem_where(const gl_problem_buf *b, size_t i, char *out, size_t len);
 /* The seed of buffer k of call i of a round (the first buffer's is seed itself). */

@@ -88,20 +88,12 @@ static int made_again(const gl_problem *p, int k)
 static void verify_guards(const run *r, int round)
 {
     const gl_problem *p = r->p;
-    gl_guard_report g;
     char why[512];
-    size_t n;
     int i, k;
     for (i = 0; i < p->sets; i++)
         for (k = 0; k < nbufs(p); k++) {
-            const gl_problem_buf *b = &p->buf[k];
-            if (!gl_buf_check_guards(&r->set[i][k], &g))
+            if (!gl_problem_outside(&p->buf[k], &r->set[i][k], why, sizeof why))
                 continue;
-            gl_guard_describe(&g, b->bytes, b->cmp == GL_CMP_DOUBLE ? 8 : 4, b->name, why,
-                              sizeof why);
-            n = strlen(why);
-            if (b->outside && n < sizeof why)
-                snprintf(why + n, sizeof why - n, ": %s", b->outside);
             gl_check_fail("%s %s wrote outside its buffers in timed round %d, call %d, so its "
                           "speed is not graded (the correctness tests say more): %s",
                           r->launcher, p->what, round, i + 1, why);
