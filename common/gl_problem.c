@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 unsigned long long gl_problem_seed(unsigned long long seed, int k)
@@ -83,12 +84,60 @@ static int nbufs(const gl_problem *p)
     return p->inputs + p->outputs;
 }
 
+static void where_in(size_t i, const void *b, char *out, size_t len)
+{
+    gl_problem_where(b, i, out, len);
+}
+
+/* Output b of launcher's call is wrong (found on the GPU: wrong elements, the first at first):
+ * its elements compared again on the host, the first wrong ones shown with the expected
+ * values, and what that most likely means in the lab's terms (p->hint_of, by what was found). */
+static void describe_wrong(const gl_problem *p, const gl_problem_buf *b, const char *launcher,
+                           const void *expected, const void *got, size_t wrong, size_t first,
+                           char *why, size_t len)
+{
+    size_t n = b->bytes / elem_size(b), w;
+    void *e = malloc(b->bytes + 1), *g = malloc(b->bytes + 1);
+    const char *hint;
+    char value[192], at[64];
+    gl_cmp c;
+    if (!e || !g)
+        gl_fail("out of host memory to compare %s (%zu bytes)", b->name, b->bytes);
+    GL_CUDA(cudaMemcpy(e, expected, b->bytes, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(g, got, b->bytes, cudaMemcpyDeviceToHost));
+    if (b->cmp == GL_CMP_FLOAT)
+        gl_compare_float(e, g, n, b->atol, b->rtol, &c);
+    else if (b->cmp == GL_CMP_DOUBLE)
+        gl_compare_double(e, g, n, b->atol, b->rtol, &c);
+    else
+        gl_compare_int(e, g, n, &c);
+    hint = p->hint_of ? p->hint_of(p->ctx, launcher, &c)
+           : p->hint  ? p->hint
+                      : "every call must compute its whole output from its own inputs";
+    w = (size_t)snprintf(why, len, "%s: ", p->what);
+    if (w >= len) {
+    } else if (!c.unwritten && gl_problem_value(b, expected, got, value, sizeof value)) {
+        snprintf(why + w, len - w, "%s is %s. %s", b->name, value, hint);
+    } else if (c.wrong == 0) { /* within the tolerance on the host, just out of it on the GPU */
+        gl_problem_where(b, first, at, sizeof at);
+        snprintf(why + w, len - w, "%s is wrong at %zu of %zu elements, first %s%s. %s",
+                 b->name, wrong, n, b->name, at, hint);
+    } else {
+        gl_cmp_describe(&c, b->name, where_in, b, why + w, len - w);
+        w = strlen(why);
+        if (w < len)
+            snprintf(why + w, len - w, ". %s", hint);
+    }
+    free(e);
+    free(g);
+}
+
 const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned long long seed)
 {
     static char why[2048];
     gl_buf got[GL_PROBLEM_BUFS], want[GL_PROBLEM_BUFS];
     void *g[GL_PROBLEM_BUFS], *w[GL_PROBLEM_BUFS];
-    char at[64];
+    char at[64], place[1024];
     size_t first, wrong;
     int k;
     why[0] = '\0';
@@ -96,7 +145,7 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
         (!p->reference && !p->reference_fn && !p->verify))
         gl_fail("gl_problem_check(%s, %s): a malformed problem", launcher, p->what);
     for (k = 0; k < nbufs(p); k++) {
-        got[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        got[k] = gl_buf_alloc(p->buf[k].bytes, p->buf[k].guard);
         want[k] = gl_buf_alloc(p->buf[k].bytes, 0);
         g[k] = got[k].ptr;
         w[k] = want[k].ptr;
@@ -121,27 +170,22 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
     }
     for (k = 0; k < nbufs(p) && !why[0]; k++) {
         const gl_problem_buf *b = &p->buf[k];
-        if (gl_problem_outside(b, &got[k], why, sizeof why))
-            continue; /* why says where; the loop ends */
-        if (k < p->inputs && p->inputs_read_only &&
-            gl_device_diff_words(w[k], g[k], b->bytes / 4, &first)) {
+        if (gl_problem_outside(b, &got[k], place, sizeof place)) {
+            snprintf(why, sizeof why, "%s: %s", p->what, place);
+        } else if (k < p->inputs && p->inputs_read_only &&
+                   gl_device_diff_words(w[k], g[k], b->bytes / 4, &first)) {
             gl_problem_where(b, first, at, sizeof at);
-            snprintf(why, sizeof why, "its input %s changed at %s: the inputs are read-only",
-                     b->name, at);
+            snprintf(why, sizeof why, "%s: its input %s changed at %s: the inputs are read-only",
+                     p->what, b->name, at);
         } else if (k >= p->inputs && p->verify) {
-            if (k == p->inputs) /* the lab's check, once, of every output */
-                snprintf(why, sizeof why, "%s", p->verify(p->ctx, g, seed));
+            if (k == p->inputs) { /* the lab's check, once, of every output */
+                const char *v = p->verify(p->ctx, g, seed);
+                if (*v)
+                    snprintf(why, sizeof why, "%s: %s", p->what, v);
+            }
         } else if (k >= p->inputs && !b->scratch &&
                    (wrong = gl_problem_wrong(b, w[k], g[k], &first))) {
-            const char *hint = p->hint ? p->hint : "every call must compute its whole output "
-                                                   "from its own inputs";
-            char value[192];
-            gl_problem_where(b, first, at, sizeof at);
-            if (gl_problem_value(b, w[k], g[k], value, sizeof value))
-                snprintf(why, sizeof why, "%s is %s %s; %s", b->name, value, p->what, hint);
-            else
-                snprintf(why, sizeof why, "%s is wrong at %zu of %zu elements %s, first at %s; "
-                         "%s", b->name, wrong, b->bytes / elem_size(b), p->what, at, hint);
+            describe_wrong(p, b, launcher, w[k], g[k], wrong, first, why, sizeof why);
         }
     }
     for (k = 0; k < nbufs(p); k++) {

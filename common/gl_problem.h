@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "gl_compare.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,6 +31,9 @@ typedef struct {
     const char *outside; /* what a call may write of it, said when one wrote outside it (its
                           * guard zones) in the lab's words: "only bins[0 .. nbins - 1] are
                           * written"; NULL: the place alone */
+    size_t guard;        /* its guard zones in a check, bytes each side: as far as a likely
+                          * stray write reaches (a missing bounds test: a tile's rows past
+                          * the end); 0: 4096 */
 } gl_problem_buf;
 
 typedef struct gl_problem_s {
@@ -58,6 +63,9 @@ typedef struct gl_problem_s {
     /* what a wrong output most likely means, in the lab's terms (NULL: every call must compute
      * its whole output from its own inputs) */
     const char *hint;
+    /* or what it means by what the comparison found (nothing written, some elements never
+     * written, wrong values: c), in the lab's terms, for launcher */
+    const char *(*hint_of)(void *ctx, const char *launcher, const gl_cmp *c);
     double work;         /* bytes moved (or FLOPs) by one call: the demo's rate */
     const char *unit;    /* the rate of work per second, in 10^9: NULL "GB/s", or "GFLOP/s" */
     /* the grader's timed rounds: calls a round, each on its own buffers (at most 31: together
@@ -68,8 +76,10 @@ typedef struct gl_problem_s {
 
 /* Runs launcher once on inputs made from seed and on poisoned outputs with guard zones, and
  * compares every output with the reference's on the same inputs: "" when right, else why, in
- * the problem's words (a static buffer). The inputs must be unchanged where they are read-only,
- * and nothing written outside the outputs. */
+ * the problem's words (a static buffer), after p->what ("at 33 x 31: out is wrong at 62 of
+ * 1023 elements (31 never written ...), first out[0][31]: expected 0.25, never written; ...
+ * <the hint>"). The inputs must be unchanged where they are read-only, and nothing written
+ * outside the outputs. */
 const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned long long seed);
 
 /* The demo's clock on a problem: launcher timed by gl_time_ms (the median of 21 calls, the L2

@@ -19,56 +19,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void check_transpose(const char *launcher, int rows, int cols)
-{
-    float *h_in, *h_ref;
-    const char *why;
-    gl_rng rng;
-
-    gl_test_rng(&rng);
-    transpose_make(&rng, rows, cols, &h_in, &h_ref);
-    why = transpose_check(launcher, rows, cols, h_in, h_ref);
-    if (*why)
-        gl_check_fail("%s on a %d x %d matrix: %s", launcher, rows, cols, why);
-    free(h_in);
-    free(h_ref);
-}
-
 /* A size from the run's seed: any class of rows and columns. */
 static void check_random(const char *launcher)
 {
     gl_rng rng;
-    int rows, cols;
     gl_test_rng(&rng);
-    rows = (int)gl_rng_range(&rng, 1, 3000);
-    cols = (int)gl_rng_range(&rng, 1, 3000);
-    check_transpose(launcher, rows, cols);
+    gl_expect_right("%s %d %d", launcher, (int)gl_rng_range(&rng, 1, 3000),
+                    (int)gl_rng_range(&rng, 1, 3000));
 }
 
-/* A correctness test of one launcher on one size: its points, its timeout (s). */
-#define CORRECTNESS(variant, rows, cols, points, timeout_s)                                   \
-    GL_TEST(variant##_##rows##x##cols, GL_CORRECTNESS, points, timeout_s,                     \
-            #variant ", " #rows " x " #cols)                                                  \
-    {                                                                                         \
-        check_transpose("transpose_" #variant, rows, cols);                                   \
-    }
-
-CORRECTNESS(tiled, 1, 1, 1, 15)
-CORRECTNESS(tiled, 64, 1000, 1, 15)
-CORRECTNESS(tiled, 1000, 64, 1, 15)
-CORRECTNESS(tiled, 1, 1000, 1, 15)
-CORRECTNESS(tiled, 1000, 1, 1, 15)
-CORRECTNESS(tiled, 33, 31, 2, 15)
-CORRECTNESS(tiled, 1025, 2049, 2, 15)
-CORRECTNESS(tiled, 4096, 4096, 2, 60)
-CORRECTNESS(padded, 1, 1, 1, 15)
-CORRECTNESS(padded, 64, 1000, 1, 15)
-CORRECTNESS(padded, 1000, 64, 1, 15)
-CORRECTNESS(padded, 1, 1000, 1, 15)
-CORRECTNESS(padded, 1000, 1, 1, 15)
-CORRECTNESS(padded, 33, 31, 2, 15)
-CORRECTNESS(padded, 1025, 2049, 2, 15)
-CORRECTNESS(padded, 4096, 4096, 2, 60)
+GL_RIGHT(tiled_1x1, 1, 15, "tiled, 1 x 1", .run = "transpose_tiled 1 1")
+GL_RIGHT(tiled_64x1000, 1, 15, "tiled, 64 x 1000", .run = "transpose_tiled 64 1000")
+GL_RIGHT(tiled_1000x64, 1, 15, "tiled, 1000 x 64", .run = "transpose_tiled 1000 64")
+GL_RIGHT(tiled_1x1000, 1, 15, "tiled, 1 x 1000", .run = "transpose_tiled 1 1000")
+GL_RIGHT(tiled_1000x1, 1, 15, "tiled, 1000 x 1", .run = "transpose_tiled 1000 1")
+GL_RIGHT(tiled_33x31, 2, 15, "tiled, 33 x 31", .run = "transpose_tiled 33 31")
+GL_RIGHT(tiled_1025x2049, 2, 15, "tiled, 1025 x 2049", .run = "transpose_tiled 1025 2049")
+GL_RIGHT(tiled_4096x4096, 2, 60, "tiled, 4096 x 4096", .run = "transpose_tiled 4096 4096")
+GL_RIGHT(padded_1x1, 1, 15, "padded, 1 x 1", .run = "transpose_padded 1 1")
+GL_RIGHT(padded_64x1000, 1, 15, "padded, 64 x 1000", .run = "transpose_padded 64 1000")
+GL_RIGHT(padded_1000x64, 1, 15, "padded, 1000 x 64", .run = "transpose_padded 1000 64")
+GL_RIGHT(padded_1x1000, 1, 15, "padded, 1 x 1000", .run = "transpose_padded 1 1000")
+GL_RIGHT(padded_1000x1, 1, 15, "padded, 1000 x 1", .run = "transpose_padded 1000 1")
+GL_RIGHT(padded_33x31, 2, 15, "padded, 33 x 31", .run = "transpose_padded 33 31")
+GL_RIGHT(padded_1025x2049, 2, 15, "padded, 1025 x 2049", .run = "transpose_padded 1025 2049")
+GL_RIGHT(padded_4096x4096, 2, 60, "padded, 4096 x 4096", .run = "transpose_padded 4096 4096")
 
 GL_TEST(tiled_random, GL_CORRECTNESS, 1, 15, "tiled, a size drawn from the seed")
 {

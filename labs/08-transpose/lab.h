@@ -1,6 +1,6 @@
 /* lab.h: lab 08-transpose described once, for its demo (demo.c) and its
- * grader (tests/08-transpose.c): the launchers, the input, the reference,
- * and the check with its hints. */
+ * grader (tests/08-transpose.c): the launchers and the problem (its input,
+ * reference and hints). */
 #ifndef TRANSPOSE_LAB_H
 #define TRANSPOSE_LAB_H
 
@@ -12,16 +12,7 @@
  * student's in its own process, or the kit's own. */
 void transpose_run(const char *name, float *out, const float *in, int rows, int cols);
 
-/* A random rows x cols input in [-1, 1) and its transpose (malloc'ed). */
-void transpose_make(gl_rng *rng, int rows, int cols, float **in, float **ref);
-
-/* Runs launcher once on rows x cols (poisoned output, guard zones) and
- * checks everything about the result. Returns "" if right, else why not,
- * in the lab's terms (a static buffer). */
-const char *transpose_check(const char *launcher, int rows, int cols, const float *in,
-                            const float *ref);
-
-/* The problem the demo and the grader time (common/gl_problem.h): a random rows x cols matrix
+/* The problem the demo and the grader check and time (common/gl_problem.h): a random rows x cols matrix
  * in [-1, 1) and launcher's output of it, the kit's naive transpose the reference (a copy's
  * own input, for transpose_copy). size, a transpose_size, holds the size and the words, and
  * must outlive the problem. */

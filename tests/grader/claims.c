@@ -1,5 +1,6 @@
-/* claims.c: the common claims a suite makes in one line each (grader.h: GL_QUEUED, GL_FASTER,
- * GL_SHARE, GL_COUNTER): a launcher that only enqueues its work, one faster than a baseline by
+/* claims.c: the common claims a suite makes in one line each (grader.h: GL_RIGHT, GL_QUEUED,
+ * GL_FASTER, GL_SHARE, GL_COUNTER): a launcher right on the lab's problem at some sizes, one
+ * that only enqueues its work, one faster than a baseline by
  * a factor or at a share of its rate, a ratio of counters within a bound. It owns their
  * measuring on the lab's timed problem or profile run, their note, their margin for make
  * calibrate and their messages; the clock is perf.c's and clock.c's, the counters
@@ -8,6 +9,7 @@
 
 #include "gl_timing.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +25,44 @@ static int split(const char *run, char *words, size_t len, char **argv, int max)
     return n;
 }
 
-void gl_claim_queued(const gl_queued_claim *c)
+/* The lab's problem of run ("LAUNCHER SIZE..."): *p, and the launcher (in words) */
+static const char *problem(const char *run, char *words, size_t len, gl_problem *p)
 {
-    char words[256], *argv[16];
+    char *argv[16];
+    int n = split(run, words, len, argv, 16);
+    if (n < 1 || !GL_LAB.problem || GL_LAB.problem(argv[0], n - 1, argv + 1, p) != 0)
+        gl_kit_error("%s has no problem \"%s\"", GL_LAB.name, run);
+    return argv[0];
+}
+
+void gl_claim_right(const gl_run_claim *c)
+{
+    char words[256];
     gl_problem p;
-    int n = split(c->run, words, sizeof words, argv, 16);
-    if (n < 1 || !GL_LAB.problem || GL_LAB.problem(argv[0], n - 1, argv + 1, &p) != 0)
-        gl_kit_error("%s has no problem \"%s\"", GL_LAB.name, c->run);
-    gl_perf_queued(argv[0], &p);
+    gl_rng rng;
+    const char *launcher = problem(c->run, words, sizeof words, &p), *why;
+    gl_test_rng(&rng);
+    why = gl_problem_check(launcher, &p, gl_rng_next(&rng));
+    if (*why)
+        gl_check_fail("%s %s", launcher, why);
+}
+
+void gl_expect_right(const char *fmt, ...)
+{
+    char run[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run, sizeof run, fmt, ap);
+    va_end(ap);
+    gl_claim_right(&(gl_run_claim){run});
+}
+
+void gl_claim_queued(const gl_run_claim *c)
+{
+    char words[256];
+    gl_problem p;
+    const char *launcher = problem(c->run, words, sizeof words, &p);
+    gl_perf_queued(launcher, &p);
 }
 
 double gl_timed_ms(const char *launcher, const char *on, gl_problem *p)

@@ -346,13 +346,16 @@ double gl_profile_ratio(const char *const *metrics, int nmetrics, unsigned num_m
                         double *values, char *kernel, size_t kernel_len);
 
 /* ---- the common claims, one line each (claims.c) ----
- * A queued claim shows that a launcher returns before its work is done (gl_perf_queued);
+ * A right claim runs a launcher once on the lab's problem at given sizes, inputs from the
+ * test's seed, and checks everything about its outputs (gl_problem_check);
+ * a queued claim shows that a launcher returns before its work is done (gl_perf_queued);
  * a performance claim times two launchers on the lab's timed problem (GL_LAB.timed) with
  * gl_perf_ms (the student's checked every round, the kit's timed once) and compares their
  * rates; a counter claim reads a ratio of Nsight Compute counters kernel by kernel
  * (gl_profile_ratio). Each notes what it measured, gives make calibrate its margin, and fails
  * with the numbers and the lab's hint:
  *
+ *   GL_RIGHT(tiled_33x31, 2, 15, "tiled, 33 x 31", .run = "transpose_tiled 33 31")
  *   GL_QUEUED(tiled_async, 2, "tiled, returns at once", .run = "transpose_tiled 1000 1000")
  *   GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_tiled",
  *             .than = "transpose_naive", .factor = 1.25, .hint = "Are both ... coalesced?")
@@ -387,13 +390,20 @@ typedef struct {
     const char *none;         /* what it means that no kernel did this work; NULL: nothing */
 } gl_counter_claim;
 
-/* The launcher only enqueues its work (gl_perf_queued) on the lab's problem at run's sizes
- * (GL_LAB.problem reads the words after the launcher). */
+/* A launcher on the lab's problem at run's sizes (GL_LAB.problem reads the words after the
+ * launcher): right (GL_RIGHT), or only enqueuing its work (GL_QUEUED, gl_perf_queued). */
 typedef struct {
     const char *run; /* "LAUNCHER SIZE...", as for a profile run */
-} gl_queued_claim;
+} gl_run_claim;
 
-void gl_claim_queued(const gl_queued_claim *c);
+void gl_claim_right(const gl_run_claim *c);
+void gl_claim_queued(const gl_run_claim *c);
+/* gl_claim_right on run's words, printf style (sizes drawn from the test's seed). */
+void gl_expect_right(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 void gl_claim_faster(const gl_speed_claim *c);
 void gl_claim_share(const gl_speed_claim *c);
 void gl_claim_counter(const gl_counter_claim *c);
@@ -402,10 +412,15 @@ void gl_claim_counter(const gl_counter_claim *c);
  * that problem: for a lab's own performance test. */
 double gl_timed_ms(const char *launcher, const char *on, gl_problem *p);
 
+#define GL_RIGHT(name, points, timeout_s, title, ...)                                         \
+    GL_TEST(name, GL_CORRECTNESS, points, timeout_s, title)                                   \
+    {                                                                                         \
+        gl_claim_right(&(gl_run_claim){__VA_ARGS__});                                         \
+    }
 #define GL_QUEUED(name, points, title, ...)                                                   \
     GL_TEST(name, GL_CORRECTNESS, points, 30, title)                                          \
     {                                                                                         \
-        gl_claim_queued(&(gl_queued_claim){__VA_ARGS__});                                     \
+        gl_claim_queued(&(gl_run_claim){__VA_ARGS__});                                        \
     }
 #define GL_FASTER(name, points, title, ...)                                                   \
     GL_TEST(name, GL_PERFORMANCE, points, 120, title)                                         \
