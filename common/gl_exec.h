@@ -55,7 +55,16 @@ enum {
     GL_MAY_MEMSET = 4,   /* may clear memory with cudaMemset(Async) */
     GL_MAY_COPY_SYMBOL = 8, /* may copy to a __constant__ symbol (cudaMemcpyToSymbol) */
     GL_NO_KERNEL_OK = 16, /* may launch no kernel (a setter) */
-    GL_BUILTIN = 32      /* the kit's own, in every lab (gl_copy): no function to look up */
+    GL_BUILTIN = 32,     /* the kit's own, in every lab (gl_copy): no function to look up */
+    /* What the lab that teaches it opens to a student's launcher; every other one is refused
+     * (tests/grader/record.c): */
+    GL_MAY_STREAM = 64,  /* may run its work on streams (and events) of its own; it still
+                          * follows the caller's earlier work on the default stream */
+    GL_MAY_COPY = 128,   /* may copy between the host and the device (cudaMemcpy*), from and
+                          * to pinned host memory only: a pageable copy is staged by the
+                          * driver and overlaps nothing */
+    GL_MAY_HOST_MEMORY = 256 /* may take pinned host memory of its own (cudaMallocHost,
+                              * cudaHostAlloc, cudaHostRegister) */
 };
 
 typedef struct {

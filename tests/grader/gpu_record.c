@@ -321,6 +321,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             snprintf(e.name, sizeof e.name, "a copy");
             e.bytes = c->bytes, e.start = c->start, e.end = c->end;
             e.correlation = c->correlation;
+            e.pageable = c->src_kind == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE ||
+                         c->dst_kind == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
             place(&e, c->context, c->stream);
         } else if (r->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
             const memset_prefix *m = (const memset_prefix *)r;

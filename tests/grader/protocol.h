@@ -143,6 +143,7 @@ typedef struct {
     int32_t other_context;/* it ran in a context other than the subject's primary one */
     int32_t other_stream; /* on a stream other than the legacy default one */
     int32_t symbol_copy;  /* a copy to memory outside the pool (cudaMemcpyToSymbol) */
+    int32_t pageable;     /* a copy from or to pageable host memory */
     char name[224];       /* a kernel's device (mangled) name */
     uint32_t grid[3], block[3];
     uint64_t dynamic_smem;

@@ -246,7 +246,7 @@ void gl_record_check_answer(const gl_launcher *l, const gl_reply *r)
                 gl_fail("%s is host code: it must compute its answer on the CPU and launch "
                         "nothing, but it launched %s",
                         l->name, name);
-            if (e->other_stream)
+            if (e->other_stream && !(l->flags & GL_MAY_STREAM))
                 gl_fail("%s launched %s on a stream other than the default one: launchers "
                         "launch on the default stream (the caller's order of work depends on "
                         "it)",
@@ -258,10 +258,15 @@ void gl_record_check_answer(const gl_launcher *l, const gl_reply *r)
         }
         if (e->type == GL_EV_SYNC || e->type == GL_EV_EVENT || e->type == GL_EV_ALLOC)
             continue; /* allowed; the launch-returns-at-once tests judge synchronising */
-        if (e->type == GL_EV_MEMSET && (l->flags & GL_MAY_MEMSET) && !e->other_stream)
-            continue;
-        if (e->type == GL_EV_SYMBOL_COPY && (l->flags & GL_MAY_COPY_SYMBOL) && !e->other_stream)
-            continue;
+        if (e->other_stream && !(l->flags & GL_MAY_STREAM) && e->type != GL_EV_STREAM)
+            gl_fail("%s %s (%s) on a stream other than the default one: %s", l->name,
+                    event_what(e->type), name, event_why(GL_EV_STREAM));
+        if ((e->type == GL_EV_MEMSET && (l->flags & GL_MAY_MEMSET)) ||
+            (e->type == GL_EV_SYMBOL_COPY && (l->flags & GL_MAY_COPY_SYMBOL)) ||
+            (e->type == GL_EV_COPY && (l->flags & GL_MAY_COPY)) ||
+            (e->type == GL_EV_STREAM && (l->flags & GL_MAY_STREAM)) ||
+            (e->type == GL_EV_HOST_MEMORY && (l->flags & GL_MAY_HOST_MEMORY)))
+            continue; /* what the lab opens to this launcher */
         gl_fail("%s %s (%s, %llu time%s): %s", l->name, event_what(e->type), name,
                 (unsigned long long)e->count, e->count == 1 ? "" : "s", event_why(e->type));
     }
@@ -292,7 +297,7 @@ void gl_record_check_gpu(const gl_launcher *l, const gl_gpu_event *ev, uint32_t 
             gl_fail("%s's work ran in a CUDA context of its own (%s): the work runs in the "
                     "process's own context, where the grader can see it end",
                     l->name, e.name);
-        if (e.other_stream)
+        if (e.other_stream && !(l->flags & GL_MAY_STREAM))
             gl_fail("%s ran %s on a stream other than the default one: launchers launch on the "
                     "default stream (the caller's order of work depends on it)",
                     l->name, e.name);
@@ -315,6 +320,13 @@ void gl_record_check_gpu(const gl_launcher *l, const gl_gpu_event *ev, uint32_t 
         if (e.type == GL_GPU_COPY && e.symbol_copy && (l->flags & GL_MAY_COPY_SYMBOL))
             continue; /* the copy to the __constant__ symbol */
         if (e.type == GL_GPU_MEMSET && (l->flags & GL_MAY_MEMSET))
+            continue;
+        if (e.type == GL_GPU_COPY && e.pageable && (l->flags & GL_MAY_COPY))
+            gl_fail("%s copied %llu bytes from or to pageable host memory: the driver stages "
+                    "such a copy through a pinned buffer of its own, so it overlaps nothing. "
+                    "Copy from and to pinned (page-locked) memory",
+                    l->name, (unsigned long long)e.bytes);
+        if (e.type == GL_GPU_COPY && !e.symbol_copy && (l->flags & GL_MAY_COPY))
             continue;
         gl_fail("%s made the GPU %s (%llu bytes): the lab asks for a kernel of your file to do "
                 "the work, not a copy",

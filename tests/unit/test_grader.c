@@ -265,6 +265,82 @@ START_TEST(ncu_csv_reads_each_kernel)
 }
 END_TEST
 
+/* What a launcher may do is its lab's (gl_exec.h): streams, copies and host memory are refused
+ * unless its description opens them, and a pageable copy always. */
+static jmp_buf refused_at;
+static void refuse_to_jump(const char *message)
+{
+    (void)message;
+    longjmp(refused_at, 1);
+}
+
+static int gpu_refused(int flags, int type, int other_stream, int pageable, int symbol)
+{
+    gl_launcher l = {"launcher", "p", NULL, 0};
+    gl_gpu_event e;
+    gl_fail_handler old = gl_set_fail_handler(refuse_to_jump);
+    volatile int refused = 0;
+    l.flags = flags;
+    memset(&e, 0, sizeof e);
+    e.type = (uint32_t)type, e.other_stream = other_stream, e.pageable = pageable;
+    e.symbol_copy = symbol, e.bytes = 4096, e.start = 1000, e.end = 2000;
+    snprintf(e.name, sizeof e.name, "%s", type == GL_GPU_KERNEL ? "main" : "a copy");
+    if (setjmp(refused_at) == 0)
+        gl_record_check_gpu(&l, &e, 1, 0, 0, 1);
+    else
+        refused = 1;
+    gl_set_fail_handler(old);
+    return refused;
+}
+
+static int api_refused(int flags, int type, int other_stream)
+{
+    gl_launcher l = {"launcher", "p", NULL, 0};
+    gl_reply r;
+    gl_fail_handler old = gl_set_fail_handler(refuse_to_jump);
+    volatile int refused = 0;
+    l.flags = flags;
+    memset(&r, 0, sizeof r);
+    r.nevents = 1;
+    r.events[0].type = (uint32_t)type, r.events[0].other_stream = other_stream;
+    r.events[0].count = 1;
+    snprintf(r.events[0].name, sizeof r.events[0].name, "cudaSomething");
+    if (setjmp(refused_at) == 0)
+        gl_record_check_answer(&l, &r);
+    else
+        refused = 1;
+    gl_set_fail_handler(old);
+    return refused;
+}
+
+START_TEST(launcher_policy_is_the_labs)
+{
+    gl_record_source src = {1, 1, NULL, "file.cu"};
+    gl_record_set_source(&src);
+    gl_forget_kernels("launcher");
+    ck_assert(gpu_refused(0, GL_GPU_KERNEL, 1, 0, 0));           /* a stream of its own */
+    ck_assert(!gpu_refused(GL_MAY_STREAM, GL_GPU_KERNEL, 1, 0, 0));
+    ck_assert(gpu_refused(0, GL_GPU_COPY, 0, 0, 0));             /* a copy */
+    ck_assert(!gpu_refused(GL_MAY_COPY, GL_GPU_COPY, 0, 0, 0));
+    ck_assert(gpu_refused(GL_MAY_COPY, GL_GPU_COPY, 0, 1, 0));   /* pageable: never */
+    ck_assert(gpu_refused(GL_MAY_COPY, GL_GPU_COPY, 1, 0, 0));   /* on its own stream */
+    ck_assert(!gpu_refused(GL_MAY_COPY | GL_MAY_STREAM, GL_GPU_COPY, 1, 0, 0));
+    ck_assert(gpu_refused(GL_MAY_COPY, GL_GPU_COPY, 0, 0, 1));   /* a __constant__ symbol */
+    ck_assert(!gpu_refused(GL_MAY_COPY_SYMBOL, GL_GPU_COPY, 0, 0, 1));
+    ck_assert(api_refused(0, GL_EV_STREAM, 0));
+    ck_assert(!api_refused(GL_MAY_STREAM, GL_EV_STREAM, 0));
+    ck_assert(api_refused(0, GL_EV_COPY, 0));
+    ck_assert(!api_refused(GL_MAY_COPY, GL_EV_COPY, 0));
+    ck_assert(api_refused(GL_MAY_COPY, GL_EV_COPY, 1));
+    ck_assert(api_refused(GL_MAY_MEMSET, GL_EV_MEMSET, 1));
+    ck_assert(!api_refused(GL_MAY_MEMSET | GL_MAY_STREAM, GL_EV_MEMSET, 1));
+    ck_assert(api_refused(GL_MAY_STREAM, GL_EV_HOST_MEMORY, 0));
+    ck_assert(!api_refused(GL_MAY_HOST_MEMORY, GL_EV_HOST_MEMORY, 0));
+    ck_assert(api_refused(GL_MAY_STREAM | GL_MAY_COPY, GL_EV_GRAPH, 0));
+    gl_forget_kernels("launcher");
+}
+END_TEST
+
 /* a tile's row pitch, whatever the declaration's shape: [32][33], [33][33], [2][32][33]
  * pass; [32][32], [2][32][32], [32][64] do not; doubles want an odd pitch */
 /* The kernels that did a launcher's work (record.c), from what the GPU ran: a kernel of the
@@ -470,6 +546,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, ncu_csv_sums_over_kernels);
     tcase_add_test(tc, ncu_csv_reads_each_kernel);
     tcase_add_test(tc, kernels_that_did_the_work);
+    tcase_add_test(tc, launcher_policy_is_the_labs);
     tcase_add_test(tc, tile_pitch_of_any_shape);
     tcase_add_test(tc, template_instantiation_by_exact_name);
     tcase_add_test(tc, results_round_trip);
