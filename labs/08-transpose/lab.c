@@ -75,7 +75,7 @@ gl_problem transpose_problem(const char *launcher, void *size)
     snprintf(z->what, sizeof z->what, "at %d x %d", z->rows, z->cols);
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .row = (size_t)z->cols,
                                 .outside = "in is the read-only input", .guard = guard + 4096};
-    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes,
+    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_FLOAT, /* exact */
                                 .row = (size_t)(copy ? z->cols : z->rows),
                                 .outside = "the bounds test for the last, partial tiles is "
                                            "missing or wrong",
