@@ -89,12 +89,9 @@ static void where_in(size_t i, const void *b, char *out, size_t len)
     gl_problem_where(b, i, out, len);
 }
 
-/* Output b of launcher's call is wrong (found on the GPU: wrong elements, the first at first):
- * its elements compared again on the host, the first wrong ones shown with the expected
- * values, and what that most likely means in the lab's terms (p->hint_of, by what was found). */
-static void describe_wrong(const gl_problem *p, const gl_problem_buf *b, const char *launcher,
-                           const void *expected, const void *got, size_t wrong, size_t first,
-                           char *why, size_t len)
+void gl_problem_describe(const gl_problem *p, const gl_problem_buf *b, const char *launcher,
+                         const void *expected, const void *got, size_t wrong, size_t first,
+                         char *why, size_t len)
 {
     size_t n = b->bytes / elem_size(b), w;
     void *e = malloc(b->bytes + 1), *g = malloc(b->bytes + 1);
@@ -114,9 +111,8 @@ static void describe_wrong(const gl_problem *p, const gl_problem_buf *b, const c
     hint = p->hint_of ? p->hint_of(p->ctx, launcher, &c)
            : p->hint  ? p->hint
                       : "every call must compute its whole output from its own inputs";
-    w = (size_t)snprintf(why, len, "%s: ", p->what);
-    if (w >= len) {
-    } else if (!c.unwritten && gl_problem_value(b, expected, got, value, sizeof value)) {
+    w = 0;
+    if (!c.unwritten && gl_problem_value(b, expected, got, value, sizeof value)) {
         snprintf(why + w, len - w, "%s is %s. %s", b->name, value, hint);
     } else if (c.wrong == 0) { /* within the tolerance on the host, just out of it on the GPU */
         gl_problem_where(b, first, at, sizeof at);
@@ -185,7 +181,9 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
             }
         } else if (k >= p->inputs && !b->scratch &&
                    (wrong = gl_problem_wrong(b, w[k], g[k], &first))) {
-            describe_wrong(p, b, launcher, w[k], g[k], wrong, first, why, sizeof why);
+            size_t n = (size_t)snprintf(why, sizeof why, "%s: ", p->what);
+            gl_problem_describe(p, b, launcher, w[k], g[k], wrong, first, why + n,
+                                sizeof why - n);
         }
     }
     for (k = 0; k < nbufs(p); k++) {

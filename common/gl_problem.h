@@ -87,6 +87,13 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
  * the student's setters (p->setup). The outputs are not checked: gl_problem_check first. */
 double gl_problem_time_ms(const char *launcher, const gl_problem *p, unsigned long long seed);
 
+/* Output b of launcher's call is wrong (found on the GPU by gl_problem_wrong: wrong elements,
+ * the first at first): why, in the problem's words: its elements compared again on the host,
+ * the first wrong ones shown with the expected values, then what that most likely means in
+ * the lab's terms (p->hint_of, by what was found, or p->hint). */
+void gl_problem_describe(const gl_problem *p, const gl_problem_buf *b, const char *launcher,
+                         const void *expected, const void *got, size_t wrong, size_t first,
+                         char *why, size_t len);
 /* Wrong elements of output k (got, device) against the expected (device), by the buffer's
  * comparison; *first gets the first one's index. */
 size_t gl_problem_wrong(const gl_problem_buf *b, const void *expected, const void *got,

@@ -107,7 +107,7 @@ static void verify(void *ctx, int round)
     run *r = ctx;
     const gl_problem *p = r->p;
     void *again[GL_PROBLEM_BUFS];
-    char at[64], value[192];
+    char at[64], said[2048];
     size_t first, wrong;
     int i, k;
     verify_guards(r, round);
@@ -151,21 +151,11 @@ static void verify(void *ctx, int round)
                 continue;
             if (!(wrong = gl_problem_wrong(b, again[k], r->set[i][k].ptr, &first)))
                 continue;
-            if (gl_problem_value(b, again[k], r->set[i][k].ptr, value, sizeof value))
-                gl_check_fail("%s %s is not right in timed round %d (fresh random inputs), so "
-                              "its speed is not graded: %s is %s; %s (the correctness tests "
-                              "say more)",
-                              r->launcher, p->what, round, b->name, value,
-                              p->hint ? p->hint : "every call must compute its whole output "
-                                                  "from its own inputs");
-            gl_problem_where(b, first, at, sizeof at);
-            gl_check_fail("%s %s is not right in timed round %d (fresh random inputs), so "
-                          "its speed is not graded: %s is wrong at %zu of %zu elements, first "
-                          "at %s; %s (the correctness tests say more)",
-                          r->launcher, p->what, round, b->name, wrong,
-                          b->bytes / (b->cmp == GL_CMP_DOUBLE ? 8 : 4), at,
-                          p->hint ? p->hint : "every call must compute its whole output from "
-                                              "its own inputs");
+            gl_problem_describe(p, b, r->launcher, again[k], r->set[i][k].ptr, wrong, first,
+                                said, sizeof said);
+            gl_check_fail("%s %s is not right in timed round %d (fresh random inputs), so its "
+                          "speed is not graded (the correctness tests say more): %s",
+                          r->launcher, p->what, round, said);
         }
     }
 }
