@@ -19,7 +19,6 @@
 #include "lab.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- correctness: each case on the lab's problem (lab.c), inputs from the test's seed ---- */
@@ -108,30 +107,25 @@ static int record_stride(const gl_ptx_entry *e)
 
 static void check_soa_layout(const char *kernel)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_count(&e, "ld.global") < 3)
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    if (gl_ptx_count(e, "ld.global") < 3)
         gl_check_fail("%s has %d global loads in its PTX: it should read vx, mass and charge "
                       "from their arrays",
-                      kernel, gl_ptx_count(&e, "ld.global"));
-    if (record_stride(&e))
+                      kernel, gl_ptx_count(e, "ld.global"));
+    if (record_stride(e))
         gl_check_fail("%s steps 32 bytes per particle (an index times 32 in its PTX): it still "
                       "reads records of 8 floats, an array of structures. Read p.vx[i], "
                       "p.mass[i] and p.charge[i]: 4 bytes per particle per field",
                       kernel);
-    free(ptx);
 }
 
 static void check_add_mapping(const char *kernel)
 {
-    gl_ptx_entry e;
-    char why[256], *ptx = gl_kernel_ptx(kernel, &e);
-    int uses_tid_x = strstr(e.body, "%tid.x") != NULL;
-    int scales_tid_x = uses_tid_x && gl_ptx_scales_tid_x(&e, why, sizeof why);
-    free(ptx);
-    if (!uses_tid_x)
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    char why[256];
+    if (!strstr(e->body, "%tid.x"))
         gl_check_fail("%s does not use threadIdx.x", kernel);
-    if (scales_tid_x)
+    if (gl_ptx_scales_tid_x(e, why, sizeof why))
         gl_check_fail("in %s a value computed from threadIdx.x is multiplied by a run-time value "
                       "(%s): threadIdx.x picks the row, so the 32 threads of a warp are a whole "
                       "row apart. Let threadIdx.x pick the column: col = blockIdx.x * "
