@@ -39,10 +39,8 @@ void gl_claim_right(const gl_run_claim *c)
 {
     char words[256];
     gl_problem p;
-    gl_rng rng;
-    const char *launcher = problem(c->run, words, sizeof words, &p), *why;
-    gl_test_rng(&rng);
-    why = gl_problem_check(launcher, &p, gl_rng_next(&rng));
+    const char *launcher = problem(c->run, words, sizeof words, &p);
+    const char *why = gl_problem_check(launcher, &p, gl_test_seed());
     if (*why)
         gl_check_fail("%s %s", launcher, why);
 }

@@ -146,6 +146,9 @@ int gl_kit_error_count(void);
 
 /* A random stream for this test: the run's seed (SEED=) and the test's id. */
 void gl_test_rng(gl_rng *rng);
+/* The next seed of the test's own stream of inputs (the run's seed and the test's id): each
+ * checked call of a test (GL_RIGHT, gl_expect_right) gets fresh inputs. */
+unsigned long long gl_test_seed(void);
 
 /* What a test ended with (the runner reads it). */
 typedef struct {

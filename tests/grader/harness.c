@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 static char test_id[128];
+static gl_rng seeds; /* the test's inputs, one seed a checked call (gl_test_seed) */
 static gl_test_state state;
 static int in_test; /* a test body runs (Check's srunner is there to report to) */
 
@@ -36,6 +37,7 @@ static void fail_test(const char *message)
 void gl_test_begin(const char *id)
 {
     snprintf(test_id, sizeof test_id, "%s", id);
+    gl_rng_init(&seeds, gl_seed() ^ 0x1a7e5eedu, test_id);
     memset(&state, 0, sizeof state);
     in_test = 1;
     gl_set_fail_handler(fail_test);
@@ -126,6 +128,11 @@ unsigned long long gl_call_seed(int round, int call, int calls)
 void gl_test_rng(gl_rng *rng)
 {
     gl_rng_init(rng, gl_seed(), test_id);
+}
+
+unsigned long long gl_test_seed(void)
+{
+    return gl_rng_next(&seeds);
 }
 
 static const char *env_or_empty(const char *name)
