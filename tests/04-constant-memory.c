@@ -270,10 +270,9 @@ GL_TEST(set_coeffs_to_symbol, GL_TECHNIQUE, 2, 10, "set_coeffs: cudaMemcpyToSymb
  * never from constant memory. */
 static void check_readonly(const char *kernel, const char *what, int task)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    int loads = gl_ptx_count(&e, "ld.global"), nc = gl_ptx_count_with(&e, "ld.global", ".nc"),
-        ld_const = gl_ptx_count(&e, "ld.const");
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    int loads = gl_ptx_count(e, "ld.global"), nc = gl_ptx_count_with(e, "ld.global", ".nc"),
+        ld_const = gl_ptx_count(e, "ld.const");
     if (ld_const)
         gl_check_fail("%s reads constant memory (%d ld.const in its PTX): task %d reads %s from "
                       "global memory, through the pointer it is given",
@@ -285,7 +284,6 @@ static void check_readonly(const char *kernel, const char *what, int task)
                       "read through the read-only data cache",
                       kernel, loads, nc, what);
     gl_test_note("%d ld.global.nc, no ld.const in %s", nc, kernel);
-    free(ptx);
 }
 
 GL_TEST(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc")
