@@ -7,8 +7,9 @@
  *                lookup from global memory on the same classes, uniform and
  *                random indices; the long convolution with 1 to 1000 taps (a
  *                multiple of 32 or not), 20000 taps (80 KB: past the 64 KB of
- *                constant memory) and a length drawn from the seed (cm_check,
- *                lab.c); each launcher returns at once
+ *                constant memory) and a length drawn from the seed, every
+ *                output against the CPU (the lab's problem, cpu_check: check.c);
+ *                each launcher returns at once
  *   technique    the kernels poly_constant launches read c_coeffs (ld.const)
  *                and the file calls cudaMemcpyToSymbol; those of the lookup and
  *                the long convolution load through the read-only path
@@ -36,31 +37,22 @@
 
 #define BIG ((1 << 20) + 3)
 
-/* ---- correctness: every output against the CPU (cm_check, lab.c) ---- */
+/* ---- correctness: every output against the CPU (the lab's problem with cpu_check) ---- */
 
-/* launcher on each size (ntaps taps for a convolution), on data drawn from the test's seed;
- * a lookup with uniform indices (one per warp), then random ones; a polynomial after two
- * set_coeffs in a row (the second must count). */
-static void check(const char *launcher, const int *sizes, int nsizes, int ntaps)
+/* launcher right at each of count sizes n, on data drawn from the test's seed (gl_expect_right:
+ * the problem's words); a filter's with ntaps taps, a lookup's with uniform indices (one per
+ * warp), then random ones */
+static void right_at(const char *launcher, const int *n, int count, int ntaps)
 {
-    int lookup = !strcmp(launcher, "lookup_global"), s, uniform;
-    gl_rng rng;
-    gl_test_rng(&rng);
-    for (s = 0; s < nsizes; s++)
-        for (uniform = lookup; uniform >= 0; uniform--) {
-            int n = sizes[s];
-            const char *why = cm_check(launcher, &rng, n, ntaps, uniform);
-            if (!*why)
-                continue;
-            if (!strcmp(launcher, "poly_constant"))
-                gl_check_fail("poly_constant with n = %d, after set_coeffs twice (the second set "
-                              "counts): %s", n, why);
-            else if (lookup)
-                gl_check_fail("%s with n = %d, %s indices: %s", launcher, n,
-                              uniform ? "uniform (one per warp)" : "random", why);
-            else
-                gl_check_fail("%s with n = %d and %d tap%s: %s", launcher, n, ntaps,
-                              ntaps == 1 ? "" : "s", why);
+    int s;
+    for (s = 0; s < count; s++)
+        if (ntaps) {
+            gl_expect_right("%s %d %d", launcher, n[s], ntaps);
+        } else if (cm_task_of(launcher) == LOOKUP) {
+            gl_expect_right("%s %d uniform", launcher, n[s]);
+            gl_expect_right("%s %d random", launcher, n[s]);
+        } else {
+            gl_expect_right("%s %d", launcher, n[s]);
         }
 }
 
@@ -78,60 +70,50 @@ static int random_n(void)
     return (int)gl_rng_range(&rng, 1, 300000);
 }
 
-/* A task's three tests on every class of n: the small ones, the large ones, one from the seed. */
+/* A task's three tests on every class of n: the small ones, the large ones, one from the seed
+ * (a polynomial's after two set_coeffs in a row: the problem's setup). */
 #define EVERY_N(task, launcher, words)                                                        \
     GL_TEST(task##_small_n, GL_CORRECTNESS, 2, 15,                                            \
             words ", n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")                        \
     {                                                                                         \
-        check(launcher, small_n, NSMALL, 0);                                                  \
+        right_at(launcher, small_n, NSMALL, 0);                                               \
     }                                                                                         \
     GL_TEST(task##_large_n, GL_CORRECTNESS, 2, 15, words ", n = 2^20 and 2^20 + 3")           \
     {                                                                                         \
-        check(launcher, large_n, 2, 0);                                                       \
+        right_at(launcher, large_n, 2, 0);                                                    \
     }                                                                                         \
     GL_TEST(task##_random, GL_CORRECTNESS, 1, 15, words ", n drawn from the seed")            \
     {                                                                                         \
         int n = random_n();                                                                   \
-        check(launcher, &n, 1, 0);                                                            \
+        right_at(launcher, &n, 1, 0);                                                         \
     }
 
 EVERY_N(constant, "poly_constant", "constant coefficients")
 EVERY_N(lookup, "lookup_global", "global lookup")
 
+/* lengths: one tap, under a warp, a warp, a warp and one, two warps, 1000 */
+static const int long_n[] = {1, 256, 257, 1000};
+
 GL_TEST(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps")
 {
-    /* lengths: one tap, under a warp, a warp, a warp and one, two warps, 1000 */
-    static const int sizes[] = {1, 256, 257, 1000}, taps[] = {1, 31, 32, 33, 64, 1000};
-    static const int big[] = {BIG};
+    static const int taps[] = {1, 31, 32, 33, 64, 1000};
     int t;
     for (t = 0; t < 6; t++)
-        check("convolve_long", sizes, 4, taps[t]);
-    check("convolve_long", big, 1, 33);
+        right_at("convolve_long", long_n, 4, taps[t]);
+    gl_expect_right("convolve_long %d 33", BIG);
 }
 
 GL_TEST(long_past_64kb, GL_CORRECTNESS, 3, 15, "long filter, 20000 taps (80 KB)")
 {
-    static const int sizes[] = {1, 256, 257, 1000};
-    check("convolve_long", sizes, 4, 20000); /* 80 KB of taps */
+    right_at("convolve_long", long_n, 4, 20000); /* 80 KB of taps */
 }
 
 GL_TEST(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from the seed")
 {
     gl_rng rng;
-    int n, ntaps;
     gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 100000);
-    ntaps = (int)gl_rng_range(&rng, 1, 3000);
-    check("convolve_long", &n, 1, ntaps);
-}
-
-/* The lab's problem of launcher at n outputs (ntaps taps for a convolution, random indices
- * for a lookup): one at a time, in a size that outlives it. */
-static gl_problem problem_at(const char *launcher, int n, int ntaps)
-{
-    static cm_size z;
-    z = (cm_size){.n = n, .ntaps = ntaps};
-    return cm_problem(launcher, &z);
+    gl_expect_right("convolve_long %d %d", (int)gl_rng_range(&rng, 1, 100000),
+                    (int)gl_rng_range(&rng, 1, 3000));
 }
 
 /* The launcher only enqueues its kernel: 2^20 + 3 outputs (a convolution's 100 taps) behind a
@@ -288,10 +270,9 @@ GL_TEST(set_coeffs_to_symbol, GL_TECHNIQUE, 2, 10, "set_coeffs: cudaMemcpyToSymb
  * never from constant memory. */
 static void check_readonly(const char *kernel, const char *what, int task)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    int loads = gl_ptx_count(&e, "ld.global"), nc = gl_ptx_count_with(&e, "ld.global", ".nc"),
-        ld_const = gl_ptx_count(&e, "ld.const");
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    int loads = gl_ptx_count(e, "ld.global"), nc = gl_ptx_count_with(e, "ld.global", ".nc"),
+        ld_const = gl_ptx_count(e, "ld.const");
     if (ld_const)
         gl_check_fail("%s reads constant memory (%d ld.const in its PTX): task %d reads %s from "
                       "global memory, through the pointer it is given",
@@ -303,7 +284,6 @@ static void check_readonly(const char *kernel, const char *what, int task)
                       "read through the read-only data cache",
                       kernel, loads, nc, what);
     gl_test_note("%d ld.global.nc, no ld.const in %s", nc, kernel);
-    free(ptx);
 }
 
 GL_TEST(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc")
@@ -422,17 +402,24 @@ GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
                  v[0], n, per_warp, MAX_LOADS_PER_WARP, CM_COEFFS + 1, v[1]);
 }
 
-/* The problem of a profile run: LAUNCHER N [NTAPS] (a polynomial, a lookup or a convolution;
- * NTAPS for a convolution, default 64). */
+/* The grader's problem of a run (GL_RIGHT, GL_QUEUED, a profile run): LAUNCHER N [NTAPS |
+ * uniform | random] (a polynomial, a lookup or a convolution; NTAPS for a convolution, default
+ * 64; a lookup's indices, default random), every output checked against the CPU (cpu_check):
+ * one at a time, in a size that outlives it. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
+    static cm_size z;
     const gl_launcher *l = gl_launcher_find(launcher);
+    int uniform = argc == 2 && !strcmp(argv[1], "uniform");
+    int indices = uniform || (argc == 2 && !strcmp(argv[1], "random"));
     long n, ntaps = 64;
     if (!l || l->layout[0] == 'h' || argc < 1 || argc > 2 ||
-        gl_parse_long(argv[0], 0, 1L << 28, &n) ||
-        (argc == 2 && gl_parse_long(argv[1], 1, CM_MAX_CONST_TAPS, &ntaps)))
+        gl_parse_long(argv[0], 0, 1L << 28, &n) || (indices && cm_task_of(launcher) != LOOKUP) ||
+        (argc == 2 && !indices &&
+         gl_parse_long(argv[1], 1, l->flags & GL_GIVEN ? CM_MAX_CONST_TAPS : 1L << 24, &ntaps)))
         return -1;
-    *p = problem_at(launcher, (int)n, (int)ntaps);
+    z = (cm_size){.n = (int)n, .ntaps = (int)ntaps, .uniform = uniform, .cpu_check = 1};
+    *p = cm_problem(launcher, &z);
     return 0;
 }
 
@@ -440,10 +427,12 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
  * launches (a setter: the call of the launcher that reads what it sets, which calls it). */
 static void probe(const char *launcher)
 {
+    static cm_size z;
     gl_problem p;
     if (!strcmp(launcher, "set_coeffs"))
         launcher = "poly_constant";
-    p = problem_at(launcher, 1000, 100);
+    z = (cm_size){.n = 1000, .ntaps = 100};
+    p = cm_problem(launcher, &z);
     gl_problem_check(launcher, &p, gl_seed() ^ 0x50726f62u);
 }
 

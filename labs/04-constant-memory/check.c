@@ -1,6 +1,8 @@
-/* check.c: lab 04-constant-memory's correctness check (lab.h: cm_check): its data drawn on the
- * host, every output against the CPU in double, a polynomial's coefficients set twice, and the
- * hints that name the likely mistake in the lab's terms. */
+/* check.c: lab 04-constant-memory's own check of the outputs, for its grader's problem
+ * (lab.h: cm_size.cpu_check): a polynomial's points, near +1 and -1 a half of them, made on the
+ * host; every output against the CPU in double, within CM_REL_TOL of the sum of the magnitudes
+ * of its own terms (the problem's verify); and the hints that name the likely mistake in the
+ * lab's terms. */
 #include "lab.h"
 
 #include <math.h>
@@ -8,15 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the correctness check: data drawn on the host, every output against the CPU ---- */
-
-/* A check's data (host): x or the filter's input (or idx), the coefficients, taps or table,
- * and a polynomial's first set of coefficients, set before the right ones. */
+/* A call's data, downloaded: x or the filter's input (or idx), the coefficients, taps or
+ * table, and a polynomial's first set of coefficients, set before the right ones (or NULL). */
 typedef struct {
     int task, n, ntaps;
-    size_t in_count, data_count;
-    float *x, *data, *first;
-    int *idx;
+    size_t in_count;
+    const float *x, *data, *first;
+    const int *idx;
 } host_data;
 
 static void *host_alloc(size_t bytes)
@@ -27,40 +27,19 @@ static void *host_alloc(size_t bytes)
     return p;
 }
 
-/* Draws d's data from rng. A polynomial's points are in [-1, 1], a quarter of them within
- * 0.02 of +1 and a quarter within 0.02 of -1, where the high powers weigh: there a missing
- * high coefficient shows. A lookup's indices are in [0, CM_TABLE), one per warp (uniform) or
- * one per lane. */
-static void draw(gl_rng *rng, host_data *d, int uniform)
+void cm_make_points(float *dst, size_t n, unsigned long long seed)
 {
-    int i, v = 0;
-    d->in_count = cm_input_count(d->task, d->n, d->ntaps);
-    d->data_count = cm_data_count(d->task, d->ntaps);
-    d->data = host_alloc(d->data_count * sizeof(float));
-    if (d->task == CONV) { /* the input, then the taps */
-        d->x = host_alloc(d->in_count * sizeof(float));
-        gl_fill_float(rng, d->x, d->in_count, -1.0f, 1.0f);
-        gl_fill_float(rng, d->data, d->data_count, -1.0f, 1.0f);
-        return;
+    float *x = host_alloc(n * sizeof(float));
+    gl_rng rng;
+    size_t i;
+    gl_rng_init(&rng, seed, "points");
+    for (i = 0; i < n; i++) {
+        float u = gl_rng_float(&rng, 0.0f, 1.0f);
+        int where = (int)gl_rng_range(&rng, 0, 3);
+        x[i] = where == 0 ? 1.0f - 0.02f * u : where == 1 ? -1.0f + 0.02f * u : 2.0f * u - 1.0f;
     }
-    gl_fill_float(rng, d->data, d->data_count, -1.0f, 1.0f); /* the coefficients or table */
-    if (d->task == LOOKUP) {
-        d->idx = host_alloc(d->in_count * sizeof(int));
-        for (i = 0; i < d->n; i++) {
-            if (!uniform || i % 32 == 0) /* uniform: one index for the 32 lanes of a warp */
-                v = (int)gl_rng_range(rng, 0, CM_TABLE - 1);
-            d->idx[i] = v;
-        }
-        return;
-    }
-    d->x = host_alloc(d->in_count * sizeof(float));
-    for (i = 0; i < d->n; i++) {
-        float u = gl_rng_float(rng, 0.0f, 1.0f);
-        int where = (int)gl_rng_range(rng, 0, 3);
-        d->x[i] = where == 0 ? 1.0f - 0.02f * u : where == 1 ? -1.0f + 0.02f * u : 2.0f * u - 1.0f;
-    }
-    d->first = host_alloc(CM_COEFFS * sizeof(float));
-    gl_fill_float(rng, d->first, CM_COEFFS, -1.0f, 1.0f);
+    GL_CUDA(cudaMemcpy(dst, x, n * sizeof(float), cudaMemcpyHostToDevice));
+    free(x);
 }
 
 /* c[0] + c[1] x + ... + c[CM_COEFFS - 1] x^(CM_COEFFS - 1) by Horner's rule,
@@ -176,13 +155,14 @@ static const char *poly_hint(const gl_cmp *c, const host_data *d)
         if (k >= 1)
             stopped += (double)coeffs[k] * pw[k - 1];
         reversed += (double)coeffs[k] * pw[CM_COEFFS - 1 - k];
-        old += (double)d->first[k] * pw[k];
+        if (d->first)
+            old += (double)d->first[k] * pw[k];
     }
     cand[NO_C0] = full - coeffs[0];
     cand[STOPPED] = stopped;
     cand[TIMES_X] = full * d->x[i];
     cand[REVERSED] = reversed;
-    cand[FIRST_SET] = old;
+    cand[FIRST_SET] = d->first ? old : NAN; /* no first set: never the closest */
     for (m = 0; m < CM_COEFFS; m++) { /* the first m coefficients only */
         if (best < 0.0 || fabs(got - partial) < best) {
             best = fabs(got - partial);
@@ -298,82 +278,46 @@ static const char *lookup_hint(const gl_cmp *c)
            "CM_LOOKUPS - 1 (the index wraps around the end of the table)";
 }
 
-/* ---- the check ---- */
+/* ---- the problem's verify ---- */
 
-/* Writes into why what is wrong with out's guards (b[2]) or with the read-only inputs (b[0],
- * b[1]: their host copies in host, their names for the student in names). Returns 1 if
- * something is. */
-static int damaged(const gl_buf *b, const void *const *host, const char *const *names,
-                   char *why, size_t len)
+static void *download(const void *device, size_t bytes)
 {
-    gl_guard_report g;
-    int k;
-    if (gl_buf_check_guards(&b[2], &g)) {
-        char d[512];
-        gl_guard_describe(&g, b[2].bytes, sizeof(float), "out", d, sizeof d);
-        snprintf(why, len, "%s: test i < n in the kernel (the last block has threads past n)",
-                 d);
-        return 1;
-    }
-    for (k = 0; k < 2; k++) {
-        unsigned char *back = host_alloc(b[k].bytes);
-        int changed;
-        gl_buf_download(&b[k], back);
-        changed = gl_buf_check_guards(&b[k], &g) || memcmp(back, host[k], b[k].bytes) != 0;
-        free(back);
-        if (changed) {
-            snprintf(why, len, "wrote into or beside an input (%s), which is read-only",
-                     names[k]);
-            return 1;
-        }
-    }
-    return 0;
+    void *host = host_alloc(bytes);
+    GL_CUDA(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost));
+    return host;
 }
 
-const char *cm_check(const char *launcher, gl_rng *rng, int n, int ntaps, int uniform)
+const char *cm_verify(void *ctx, void *const *buf, unsigned long long seed)
 {
-    static const char *const names[][2] = {{"x", "coeffs"}, {"idx", "table"}, {"in", "taps"}};
     static char why[2048];
-    char d_cmp[1024];
-    host_data d = {.task = cm_task_of(launcher), .n = n, .ntaps = ntaps};
-    const void *host[2];
+    const cm_size *z = ctx;
+    int by_pointer = cm_takes_data(z->launcher); /* else in z->data, set by the setup */
+    host_data d = {.task = cm_task_of(z->launcher), .n = z->n, .ntaps = z->ntaps};
+    void *in, *data = NULL;
     float *out;
-    gl_buf b[3];
     gl_cmp cmp;
-    int k;
+    char described[1024];
 
-    draw(rng, &d, uniform);
-    host[0] = d.task == LOOKUP ? (const void *)d.idx : (const void *)d.x;
-    host[1] = d.data;
-    b[0] = gl_buf_alloc(d.in_count * 4, 0); /* floats, or ints */
-    b[1] = gl_buf_alloc(d.data_count * sizeof(float), 0);
-    b[2] = gl_buf_alloc((size_t)n * sizeof(float), 0);
-    out = host_alloc((size_t)n * sizeof(float));
-    gl_buf_upload(&b[0], host[0]);
-    gl_buf_upload(&b[1], host[1]);
-    if (d.first)
-        cm_set_for(launcher, d.first, ntaps);
-    cm_set_for(launcher, d.data, ntaps);
-    gl_buf_poison(&b[2]);
-    cm_run(launcher, b[2].ptr, b[0].ptr, b[1].ptr, ntaps, n);
-    GL_CHECK_LAUNCH(launcher);
+    (void)seed; /* every output is checked */
+    d.in_count = cm_input_count(d.task, d.n, d.ntaps);
+    in = download(buf[0], d.in_count * 4); /* floats, or ints */
+    if (by_pointer)
+        data = download(buf[1], cm_data_count(d.task, d.ntaps) * sizeof(float));
+    out = download(buf[1 + by_pointer], (size_t)d.n * sizeof(float));
+    d.x = in;
+    d.idx = in;
+    d.data = by_pointer ? data : z->data;
+    d.first = d.task == POLY && !by_pointer ? z->first : NULL;
     why[0] = '\0';
-    if (!damaged(b, host, names[d.task], why, sizeof why)) {
-        gl_buf_download(&b[2], out);
-        if (compare(&d, out, &cmp)) {
-            gl_cmp_describe(&cmp, "out", NULL, NULL, d_cmp, sizeof d_cmp);
-            snprintf(why, sizeof why, "%s. %s", d_cmp,
-                     d.task == POLY ? poly_hint(&cmp, &d)
-                     : d.task == CONV ? conv_hint(&cmp, &d) : lookup_hint(&cmp));
-        }
+    if (compare(&d, out, &cmp)) {
+        gl_cmp_describe(&cmp, "out", NULL, NULL, described, sizeof described);
+        snprintf(why, sizeof why, "%s. %s", described,
+                 d.task == POLY  ? poly_hint(&cmp, &d)
+                 : d.task == CONV ? conv_hint(&cmp, &d)
+                                 : lookup_hint(&cmp));
     }
-    for (k = 0; k < 3; k++)
-        gl_buf_free(&b[k]);
+    free(in);
+    free(data);
     free(out);
-    free(d.x);
-    free(d.data);
-    free(d.first);
-    free(d.idx);
     return why;
 }
-

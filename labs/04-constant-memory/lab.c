@@ -1,11 +1,9 @@
 /* lab.c: lab 04-constant-memory described once (lab.h): its launchers; its problems
- * (data made on the GPU, the constant data set by the setup, the kit's reference); and the
- * demo's table over them. */
+ * (data made on the GPU, the constant data set by the setup, the kit's reference or, for the
+ * correctness tests, check.c's check against the CPU); and the demo's table over them. */
 #include "lab.h"
 
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Each calls a launcher of one signature with its unpacked arguments (gl_exec.h). */
@@ -89,11 +87,17 @@ static const gl_launcher *find(const char *launcher)
     return l;
 }
 
+/* Does launcher take the coefficients, taps or table by pointer (a 'p' after out and in)? */
+int cm_takes_data(const char *launcher)
+{
+    return find(launcher)->layout[2] == 'p';
+}
+
 /* Calls launcher with the arguments its layout takes of these: out, in (x, the filter's
  * input or idx), then data (the coefficients, taps or table: device) where it takes them by
  * pointer ('p'), then ntaps where its length is a run-time one (two 'i' left), then n. */
-void cm_run(const char *launcher, float *out, const void *in, const float *data, int ntaps,
-                int n)
+static void run(const char *launcher, float *out, const void *in, const float *data,
+                int ntaps, int n)
 {
     const char *layout = find(launcher)->layout;
     gl_arg a[5];
@@ -131,7 +135,7 @@ static const char *setter_of(const char *launcher)
 
 /* Calls launcher's setter, if it has one, with a host array: CM_COEFFS coefficients, ntaps
  * taps or CM_TABLE floats of table. */
-void cm_set_for(const char *launcher, const float *host, int ntaps)
+static void set_for(const char *launcher, const float *host, int ntaps)
 {
     const char *setter = setter_of(launcher);
     gl_arg a[2];
@@ -153,12 +157,6 @@ static const char *given_of(const char *launcher)
     return given[cm_task_of(launcher)];
 }
 
-/* Does launcher take the coefficients, taps or table by pointer (a 'p' after out and in)? */
-static int takes_data(const char *launcher)
-{
-    return find(launcher)->layout[2] == 'p';
-}
-
 /* Elements of the input and of the data of z's calls. */
 static size_t z_input(const cm_size *z)
 {
@@ -170,13 +168,18 @@ static size_t z_data(const cm_size *z)
     return cm_data_count(cm_task_of(z->launcher), z->ntaps);
 }
 
-/* Input k of a call, on the GPU from seed: in [-1, 1), or a lookup's indices in
- * [0, CM_TABLE), each lane's own or, uniform, the warp's first lane's for all 32. */
+/* Input k of a call, on the GPU from seed: in [-1, 1) (a polynomial's points with cpu_check:
+ * cm_make_points), or a lookup's indices in [0, CM_TABLE), each lane's own or, uniform, the
+ * warp's first lane's for all 32. */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const cm_size *z = ctx;
-    int lane;
-    if (k > 0 || cm_task_of(z->launcher) != LOOKUP) {
+    int task = cm_task_of(z->launcher), lane;
+    if (k == 0 && task == POLY && z->cpu_check) {
+        cm_make_points(dst, (size_t)z->n, seed);
+        return;
+    }
+    if (k > 0 || task != LOOKUP) {
         gl_device_fill_float(dst, k > 0 ? z_data(z) : z_input(z), -1.0f, 1.0f, seed);
         return;
     }
@@ -189,19 +192,24 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const cm_size *z = ctx;
-    int data = takes_data(z->launcher);
-    cm_run(launcher, buf[1 + data], buf[0], data ? buf[1] : NULL, z->ntaps, z->n);
+    int data = cm_takes_data(z->launcher);
+    run(launcher, buf[1 + data], buf[0], data ? buf[1] : NULL, z->ntaps, z->n);
 }
 
 /* The constant data of a round or a check: drawn from seed, kept for the reference, set in
- * the process that runs the launcher (before the inputs exist: GRADING.md rule 9). */
+ * the process that runs the launcher (before the inputs exist: GRADING.md rule 9); with
+ * cpu_check, a polynomial's after another set of coefficients (the second must count). */
 static void problem_setup(void *ctx, const char *launcher, unsigned long long seed)
 {
     cm_size *z = ctx;
     gl_rng rng;
     gl_rng_init(&rng, seed, "perf data");
     gl_fill_float(&rng, z->data, z_data(z), -1.0f, 1.0f);
-    cm_set_for(launcher, z->data, z->ntaps);
+    if (z->cpu_check && cm_task_of(launcher) == POLY) {
+        gl_fill_float(&rng, z->first, CM_COEFFS, -1.0f, 1.0f);
+        set_for(launcher, z->first, z->ntaps);
+    }
+    set_for(launcher, z->data, z->ntaps);
 }
 
 /* A student's outputs by the given launcher of the task, on the same data: poly_global on
@@ -212,16 +220,16 @@ static void problem_reference(void *ctx, void *const *buf)
     cm_size *z = ctx;
     const char *given = given_of(z->launcher);
     size_t bytes = z_data(z) * sizeof(float);
-    int data = takes_data(z->launcher);
+    int data = cm_takes_data(z->launcher);
     gl_buf coeffs = {0};
     if (data) {
         GL_CUDA(cudaMemcpy(z->data, buf[1], bytes, cudaMemcpyDeviceToHost));
-        cm_set_for(given, z->data, z->ntaps);
+        set_for(given, z->data, z->ntaps);
     } else {
         coeffs = gl_buf_alloc(bytes, 0);
         gl_buf_upload(&coeffs, z->data);
     }
-    cm_run(given, buf[1 + data], buf[0], coeffs.ptr, z->ntaps, z->n);
+    run(given, buf[1 + data], buf[0], coeffs.ptr, z->ntaps, z->n);
     GL_CHECK_LAUNCH(given);
     gl_buf_free(&coeffs);
 }
@@ -236,35 +244,47 @@ gl_problem cm_problem(const char *launcher, void *size)
     gl_problem p = {.what = z->what, .outputs = 1, .ctx = z, .make = problem_make,
                     .call = problem_call, .inputs_read_only = 1, .sets = 8, .rounds = 5};
 
-    if (!poly && !lookup && (z->ntaps < 1 || z->ntaps > CM_MAX_CONST_TAPS))
+    given = find(launcher)->flags & GL_GIVEN;
+    /* the kit's constant filter, the reference or the launcher, holds CM_MAX_CONST_TAPS taps */
+    if (!poly && !lookup &&
+        (z->ntaps < 1 || (z->ntaps > CM_MAX_CONST_TAPS && (given || !z->cpu_check))))
         gl_fail("lab 04's problem of %s with %d taps: 1 to %d (a bug of the kit)", launcher,
                 z->ntaps, CM_MAX_CONST_TAPS);
     z->launcher = launcher;
-    given = find(launcher)->flags & GL_GIVEN;
-    data = takes_data(launcher);
+    data = cm_takes_data(launcher);
     p.inputs = 1 + data;
     p.setup = setter_of(launcher) ? problem_setup : NULL;
-    p.reference = given ? launcher : NULL; /* the kit's own is its own reference */
-    p.reference_fn = given ? NULL : problem_reference;
+    if (z->cpu_check) {
+        p.verify = cm_verify;
+    } else {
+        p.reference = given ? launcher : NULL; /* the kit's own is its own reference */
+        p.reference_fn = given ? NULL : problem_reference;
+    }
     p.baseline_sets = lookup ? 4 : 0; /* lookup_constant, random: 25 ms a call (H100) */
     p.work = (double)z->n * (poly ? 2.0 * CM_COEFFS : lookup ? CM_LOOKUPS : 2.0 * z->ntaps);
     if (p.setup && !given)
         p.hint = "every call must compute the whole output from its own input and the "
                  "coefficients of the last set_coeffs (fresh constant data every round)";
     if (poly)
-        snprintf(z->what, sizeof z->what, "at n = %d", z->n);
+        snprintf(z->what, sizeof z->what, "at n = %d%s", z->n,
+                 z->cpu_check && p.setup ? ", after set_coeffs twice (the second set counts)"
+                                         : "");
     else if (lookup)
-        snprintf(z->what, sizeof z->what, "at n = %d with %s indices", z->n,
-                 z->uniform ? "uniform" : "random");
+        snprintf(z->what, sizeof z->what, "at n = %d with %s", z->n,
+                 z->uniform ? "uniform indices (one per warp)" : "random indices");
     else
-        snprintf(z->what, sizeof z->what, "at n = %d with %d taps", z->n, z->ntaps);
-    /* x and the taps, the table and out are floats, idx ints: 4 bytes each */
+        snprintf(z->what, sizeof z->what, "at n = %d with %d tap%s", z->n, z->ntaps,
+                 z->ntaps == 1 ? "" : "s");
+    /* x and the taps, the table and out are floats, idx ints: 4 bytes each; the guards' 4096
+     * bytes (.guard 0) hold the last block's 255 threads past n */
     p.buf[0] = (gl_problem_buf){.name = poly ? "x" : lookup ? "idx" : "in",
-                                .bytes = z_input(z) * 4};
+                                .bytes = z_input(z) * 4, .outside = "the inputs are read-only"};
     p.buf[1] = (gl_problem_buf){.name = poly ? "coeffs" : lookup ? "table" : "taps",
-                                .bytes = z_data(z) * 4};
-    p.buf[p.inputs] = (gl_problem_buf){.name = "out", .bytes = (size_t)z->n * 4,
-                                       .cmp = GL_CMP_FLOAT, .atol = CM_REL_TOL * magnitude};
+                                .bytes = z_data(z) * 4, .outside = "the inputs are read-only"};
+    p.buf[p.inputs] = (gl_problem_buf){
+        .name = "out", .bytes = (size_t)z->n * 4, .cmp = GL_CMP_FLOAT,
+        .atol = CM_REL_TOL * magnitude,
+        .outside = "test i < n in the kernel (the last block has threads past n)"};
     return p;
 }
 

@@ -1,7 +1,7 @@
 /* lab.h: lab 04-constant-memory described once, for its demo (demo.c) and
- * its grader (tests/04-constant-memory.c): the launchers, the correctness
- * check with its hints, the problems the demo and the grader time, and the
- * demo's table.
+ * its grader (tests/04-constant-memory.c): the launchers, the problems the
+ * demo and the grader check and time (the grader's correctness problem checks
+ * every output against the CPU: check.c), and the demo's table.
  *
  * Constant memory is state: set_coeffs, set_table_constant and
  * set_taps_runtime fill a __constant__ array of the process that runs them,
@@ -9,7 +9,7 @@
  * student's launchers run in the subject process, the given ones in the
  * judge, and a subject may be restarted between tests). So a check sets the
  * constant data right before the launcher that reads it, and a timed round
- * sets it afresh before its inputs exist (the problem's setup). */
+ * sets it afresh before its inputs exist (both: the problem's setup). */
 #ifndef CONSTANT_MEMORY_LAB_H
 #define CONSTANT_MEMORY_LAB_H
 
@@ -24,31 +24,30 @@
  * missing or too many is far above it. */
 #define CM_REL_TOL 1e-5
 
-/* Runs launcher (a polynomial, a lookup or a convolution) once on n outputs
- * (ntaps taps for a convolution; uniform: a lookup's indices one per warp, else
- * one per lane), on data drawn from rng, its constant data set right before it
- * (a polynomial's twice: the second set must count), and checks it against the
- * CPU, in double, at every output: output poisoned, guard zones, inputs
- * unchanged. A polynomial's points are in [-1, 1], a quarter of them within
- * 0.02 of +1 and a quarter within 0.02 of -1, where the high powers weigh.
- * Returns "" if right, else why not, in the lab's terms (a static buffer). */
-const char *cm_check(const char *launcher, gl_rng *rng, int n, int ntaps, int uniform);
-
 /* A problem of the lab (common/gl_problem.h), for one launcher: its input (x,
  * the filter's input or idx) made on the GPU from the seed, then the
  * coefficients, taps or table where the launcher takes them by pointer; out.
  * Where it reads them from constant memory, the setup draws them from the seed
- * and sets them. The reference is the kit's launcher of the same task
- * (poly_global, convolve_constant_runtime, lookup_constant); a given launcher
- * is its own. A cm_size holds the caller's size and the problem's own state,
- * and must outlive the problem. */
+ * and sets them. Its outputs are checked against the kit's launcher of the same
+ * task (poly_global, convolve_constant_runtime, lookup_constant; a given
+ * launcher is its own) within CM_REL_TOL of an output's largest magnitude, or,
+ * with cpu_check, as the correctness tests check them (cm_verify). A cm_size
+ * holds the caller's size and the problem's own state, and must outlive the
+ * problem. */
 typedef struct {
     int n;       /* outputs */
-    int ntaps;   /* a convolution's taps, 1 to CM_MAX_CONST_TAPS (its reference's limit) */
+    int ntaps;   /* a convolution's taps: 1 to CM_MAX_CONST_TAPS (the kit's constant filter's
+                  * limit), any number for convolve_long with cpu_check */
     int uniform; /* a lookup's indices: 1 one per warp, 0 one per lane (random) */
+    /* 1: the correctness tests' problem (too slow at the demo's sizes): a polynomial's points
+     * near +1 and -1 (cm_make_points), its coefficients set twice in a row (the second must
+     * count), and every output checked against the CPU in double, within CM_REL_TOL of its
+     * own terms' magnitudes (cm_verify) */
+    int cpu_check;
     const char *launcher;            /* the problem's own, from here on */
-    char what[64];                   /* "at n = 16777216 with 1024 taps" */
+    char what[96];                   /* "at n = 16777216 with 1024 taps" */
     float data[CM_MAX_CONST_TAPS];   /* the constant data last set (host) */
+    float first[CM_COEFFS];          /* a polynomial's first set, with cpu_check (host) */
 } cm_size;
 gl_problem cm_problem(const char *launcher, void *size);
 
@@ -66,16 +65,21 @@ typedef struct {
  * Returns gl_demo_end's status. */
 int cm_demo_table(const cm_variant *variants, int nvariants, int n, const gl_demo_args *args);
 
-/* Shared by lab.c and its correctness check (check.c): the lab's three tasks by the launcher's
- * name; a call of launcher with the arguments its layout takes of these (out, in, data by
- * pointer, a run-time ntaps, n); the elements of a call's input and of its coefficients, taps
- * or table; launcher's setter of its constant data, if it has one, given a host array. */
+/* Shared by lab.c and its check (check.c): the lab's three tasks by the launcher's name;
+ * whether launcher takes the coefficients, taps or table by pointer (else from constant memory);
+ * the elements of a call's input and of its coefficients, taps or table. */
 enum { POLY, LOOKUP, CONV };
 int cm_task_of(const char *launcher);
-void cm_run(const char *launcher, float *out, const void *in, const float *data, int ntaps,
-            int n);
+int cm_takes_data(const char *launcher);
 size_t cm_input_count(int task, int n, int ntaps);
 size_t cm_data_count(int task, int ntaps);
-void cm_set_for(const char *launcher, const float *host, int ntaps);
+
+/* With cpu_check (check.c): a polynomial's n points x on the GPU, made on the host from seed:
+ * in [-1, 1], a quarter of them within 0.02 of +1 and a quarter within 0.02 of -1, where the
+ * high powers weigh (there a missing high coefficient shows); and the problem's verify, every
+ * output of a call (buf: the inputs, then out, on the GPU) against the CPU, in double: "" when
+ * right, else the wrong outputs and the hint that names the likely mistake (a static buffer). */
+void cm_make_points(float *dst, size_t n, unsigned long long seed);
+const char *cm_verify(void *ctx, void *const *buf, unsigned long long seed);
 
 #endif
