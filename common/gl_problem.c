@@ -171,8 +171,8 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
         } else if (k < p->inputs && p->inputs_read_only &&
                    gl_device_diff_words(w[k], g[k], b->bytes / 4, &first)) {
             gl_problem_where(b, first, at, sizeof at);
-            snprintf(why, sizeof why, "%s: its input %s changed at %s: the inputs are read-only",
-                     p->what, b->name, at);
+            snprintf(why, sizeof why, "%s: its input %s changed at %s: %s", p->what, b->name,
+                     at, b->outside ? b->outside : "the inputs are read-only");
         } else if (k >= p->inputs && p->verify) {
             if (k == p->inputs) { /* the lab's check, once, of every output */
                 const char *v = p->verify(p->ctx, g, seed);

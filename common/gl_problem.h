@@ -29,8 +29,9 @@ typedef struct {
     int scratch;      /* an output the call may use as it likes (a launcher's workspace):
                        * poisoned and guarded, never compared */
     const char *outside; /* what a call may write of it, said when one wrote outside it (its
-                          * guard zones) in the lab's words: "only bins[0 .. nbins - 1] are
-                          * written"; NULL: the place alone */
+                          * guard zones) or changed it (an input) in the lab's words: "only
+                          * bins[0 .. nbins - 1] are written", "in is the read-only input";
+                          * NULL: the place alone */
     size_t guard;        /* its guard zones in a check, bytes each side: as far as a likely
                           * stray write reaches (a missing bounds test: a tile's rows past
                           * the end); 0: 4096 */
