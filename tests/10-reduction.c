@@ -3,15 +3,15 @@
  *   correctness  every launcher on tiny, odd and large n (each a multiple of 32, of the blocks'
  *                256, 512 and 1024 elements, or not; the grid-stride ones also on whole
  *                multiples of four grid strides and with a tail of three), and on an n drawn
- *                from the run's seed: exact on floats that are small integers (every partial sum
- *                is an integer below 2^24, so every order of the additions gives the exact sum)
- *                and within an error bound on random floats; ints exact, also when the sum wraps
- *                past 2^31; each n twice on the same buffers with new numbers (a launcher sums
- *                the input it is given, it does not remember a call); *sum and partial poisoned,
- *                guard zones around sum, partial and in, `in` unchanged, the elements past n set
- *                to a value that a read past n would add; the grid-stride ones also at in + 1;
- *                reduce_last_block gives the same bits every run and the next call is still
- *                right (the counter resets); the launchers return at once
+ *                from the run's seed, in rows of calls on the same buffers, each call checked
+ *                after the ones before it (lab.c's reduce_call_problem, by gl_problem_check):
+ *                exact on floats that are small integers, within an error bound on random
+ *                floats, ints exact, also when the sum wraps past 2^31; the second call on new
+ *                numbers (a launcher sums the input it is given, it does not remember a call),
+ *                the grid-stride ones' third at in + 1; *sum and partial poisoned, guard zones,
+ *                `in` unchanged, the elements past n set to a value that a read past n would
+ *                add; reduce_last_block three times on the same input, the same bits each (the
+ *                counter resets); the launchers return at once
  *   technique    the kernels each launcher really ran (lab.c's description): the sequential tree
  *                has no tid % (2 s) (no rem in its PTX; the given interleaved one has, so the
  *                test can tell) and a barrier per step; the shuffle and grid-stride kernels use
@@ -41,114 +41,62 @@
 
 static const int small[] = {0,   1,   2,   31,   32,   33,   255,  256,
                             257, 511, 512, 513, 1000, 1024, 4097, 65537};
-#define NSMALL ((int)(sizeof small / sizeof small[0]))
-static const int large[] = {BIG, HUGE_N};
 
-/* The grid-stride launchers' stride on this GPU (reduce_grid in the starting file):
- * REDUCE_BLOCKS_PER_SM blocks per SM, at most REDUCE_MAX_BLOCKS, of REDUCE_GRID_THREADS threads. */
-static int grid_stride(void)
+/* Each n of sizes: calls 1 .. calls of a row on the same buffers, each checked after the ones
+ * before it (lab.c's reduce_call_problem); how: "", " wraps" or " same". */
+static void check_rows(const char *launcher, const int *sizes, int nsizes, int calls,
+                       const char *how)
+{
+    int s, call;
+    for (s = 0; s < nsizes; s++)
+        for (call = 1; call <= calls; call++)
+            gl_expect_right("%s %d %d%s", launcher, sizes[s], call, how);
+}
+
+/* Large n; the grid-stride launchers (rows of three calls) also 4 grid strides (the unrolled
+ * loop only, no tail) and 7 strides - 1 (a tail of three strides but one element), at their
+ * stride on this GPU (reduce_grid in the starting file): REDUCE_BLOCKS_PER_SM blocks per SM, at
+ * most REDUCE_MAX_BLOCKS, of REDUCE_GRID_THREADS threads. */
+static void check_large(const char *launcher, int calls)
 {
     gl_device_info info;
-    int blocks;
+    int blocks, stride;
     gl_device_require(&info);
     blocks = REDUCE_BLOCKS_PER_SM * info.sms;
-    if (blocks > REDUCE_MAX_BLOCKS)
-        blocks = REDUCE_MAX_BLOCKS;
-    return blocks * REDUCE_GRID_THREADS;
-}
-
-/* Each n of sizes twice on the same buffers: first integer-valued floats (exact; n <= 2^20;
- * random floats above) or ints, then new random ones; with at_in_plus_1, a third time at in + 1.
- * A launcher that remembers an earlier call, or leaves state behind it, is wrong on the second. */
-static void check_sizes(const char *name, const int *sizes, int nsizes, int at_in_plus_1,
-                        reduce_input ints, gl_rng *rng)
-{
-    int s, pass;
-    for (s = 0; s < nsizes; s++) {
-        int n = sizes[s];
-        reduce_bufs b;
-        reduce_bufs_alloc(&b, n);
-        for (pass = 0; pass < 2 + at_in_plus_1; pass++) {
-            reduce_input kind = reduce_sums_ints(name) ? ints
-                                : pass == 0 && n <= REDUCE_EXACT_MAX_N ? REDUCE_INTEGER_VALUED
-                                                                       : REDUCE_RANDOM_FLOATS;
-            reduce_data d;
-            char why[2048];
-            reduce_make(&d, rng, kind, n, pass == 2);
-            snprintf(why, sizeof why, "%s", reduce_check(name, &b, &d, NULL));
-            reduce_data_free(&d);
-            if (*why) {
-                reduce_bufs_free(&b);
-                gl_check_fail("%s with n = %d, %s%s%s: %s", name, n, reduce_input_name(kind),
-                              pass == 2 ? ", starting at in + 1 (not 16-byte aligned)" : "",
-                              pass == 1 ? " (the second call on the same buffers, with new "
-                                          "numbers: the first was right. Did the first call "
-                                          "leave something behind, or is a sum remembered?)"
-                                        : "",
-                              why);
-            }
-        }
-        reduce_bufs_free(&b);
-    }
-}
-
-/* The same on the test's own random stream, ints in [-1000, 1000]. */
-static void check_list(const char *name, const int *sizes, int nsizes, int at_in_plus_1)
-{
-    gl_rng rng;
-    gl_test_rng(&rng);
-    check_sizes(name, sizes, nsizes, at_in_plus_1, REDUCE_SMALL_INTS, &rng);
-}
-
-/* The grid-stride launchers: also n = 4 grid strides (the unrolled loop only, no tail) and 7
- * strides - 1 (a tail of three strides but one element). */
-static void check_grid(const char *name)
-{
-    int stride = grid_stride(), sizes[4] = {BIG, HUGE_N, 4 * stride, 7 * stride - 1};
-    check_list(name, sizes, 4, 1);
+    stride = (blocks < REDUCE_MAX_BLOCKS ? blocks : REDUCE_MAX_BLOCKS) * REDUCE_GRID_THREADS;
+    check_rows(launcher, (int[]){BIG, HUGE_N, 4 * stride, 7 * stride - 1}, calls == 3 ? 4 : 2,
+               calls, "");
 }
 
 /* An n from the run's seed, from 1 to 2^23 on a log scale. */
-static void check_random(const char *name, int at_in_plus_1)
+static void check_random(const char *launcher, int calls)
 {
     gl_rng rng;
     int n;
     gl_test_rng(&rng);
     n = (int)gl_rng_range(&rng, 1, (int64_t)1 << gl_rng_range(&rng, 0, 23));
     gl_test_note("n = %d, from the seed", n);
-    check_sizes(name, &n, 1, at_in_plus_1, REDUCE_SMALL_INTS, &rng);
+    check_rows(launcher, &n, 1, calls, "");
 }
 
-/* A launcher's tests on tiny to odd n, on large n and on an n from the seed: the ladder's
- * (tasks 1 to 3), and the grid-stride ones' (tasks 4 and 5: also at in + 1, and on whole and
- * partial groups of four grid strides). */
-#define LADDER_TESTS(id, words)                                                               \
-    GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537")                    \
+/* A launcher's tests on tiny to odd n, on large n and on an n from the seed, in rows of calls:
+ * the ladder's of two (tasks 1 to 3), the grid-stride ones' of three, the third at in + 1
+ * (tasks 4 and 5). */
+#define TESTS(id, words, calls, at, large_s, large)                                           \
+    GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537" at)                 \
     {                                                                                         \
-        check_list("reduce_" #id, small, NSMALL, 0);                                          \
+        check_rows("reduce_" #id, small, (int)(sizeof small / sizeof small[0]), calls, "");   \
     }                                                                                         \
-    GL_TEST(id##_large_n, GL_CORRECTNESS, 2, 15, words ", n = 2^20 + 3, 2^22 + 1")            \
+    GL_TEST(id##_large_n, GL_CORRECTNESS, 2, large_s, words ", n = 2^20 + 3, 2^22 + 1" large) \
     {                                                                                         \
-        check_list("reduce_" #id, large, 2, 0);                                               \
+        check_large("reduce_" #id, calls);                                                    \
     }                                                                                         \
-    GL_TEST(id##_random, GL_CORRECTNESS, 1, 15, words ", an n drawn from the seed")           \
+    GL_TEST(id##_random, GL_CORRECTNESS, 1, 15, words ", an n drawn from the seed" at)        \
     {                                                                                         \
-        check_random("reduce_" #id, 0);                                                       \
+        check_random("reduce_" #id, calls);                                                   \
     }
-#define GRID_TESTS(id, words)                                                                 \
-    GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537, in + 1")            \
-    {                                                                                         \
-        check_list("reduce_" #id, small, NSMALL, 1);                                          \
-    }                                                                                         \
-    GL_TEST(id##_large_n, GL_CORRECTNESS, 2, 30,                                              \
-            words ", n = 2^20 + 3, 2^22 + 1, 4 and 7 grid strides, in + 1")                   \
-    {                                                                                         \
-        check_grid("reduce_" #id);                                                            \
-    }                                                                                         \
-    GL_TEST(id##_random, GL_CORRECTNESS, 1, 15, words ", an n drawn from the seed, in + 1")   \
-    {                                                                                         \
-        check_random("reduce_" #id, 1);                                                       \
-    }
+#define LADDER_TESTS(id, words) TESTS(id, words, 2, "", 15, "")
+#define GRID_TESTS(id, words) TESTS(id, words, 3, ", in + 1", 30, ", 4 and 7 grid strides, in + 1")
 
 LADDER_TESTS(sequential, "sequential")
 LADDER_TESTS(first_add, "first add")
@@ -158,10 +106,7 @@ GRID_TESTS(grid_stride_int, "grid-stride int")
 
 GL_TEST(grid_stride_int_wraps, GL_CORRECTNESS, 2, 15, "grid-stride int, a sum that wraps")
 {
-    static const int sizes[] = {2, 1000, 100003};
-    gl_rng rng;
-    gl_test_rng(&rng);
-    check_sizes("reduce_grid_stride_int", sizes, 3, 1, REDUCE_WRAPPING_INTS, &rng);
+    check_rows("reduce_grid_stride_int", (int[]){2, 1000, 100003}, 3, 3, " wraps");
 }
 
 GRID_TESTS(last_block, "last block")
@@ -170,39 +115,7 @@ GRID_TESTS(last_block, "last block")
  * additions), and each after the previous one left the counter where the next call needs it. */
 GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a row, same bits")
 {
-    reduce_bufs b;
-    reduce_data d;
-    unsigned bits[3];
-    char why[2048];
-    float first, last; /* call 1's sum and the one that differs */
-    gl_rng rng;
-    int nth;
-    gl_test_rng(&rng);
-    reduce_bufs_alloc(&b, HUGE_N);
-    reduce_make(&d, &rng, REDUCE_RANDOM_FLOATS, HUGE_N, 1);
-    for (nth = 0; nth < 3; nth++) {
-        snprintf(why, sizeof why, "%s", reduce_check("reduce_last_block", &b, &d, &bits[nth]));
-        if (*why || (nth > 0 && bits[nth] != bits[0]))
-            break;
-    }
-    reduce_data_free(&d);
-    reduce_bufs_free(&b);
-    if (nth == 3)
-        return;
-    if (*why)
-        gl_check_fail("reduce_last_block, call %d of 3 in a row with n = %d, %s: %s%s", nth + 1,
-                      HUGE_N, reduce_input_name(REDUCE_RANDOM_FLOATS), why,
-                      nth > 0 ? " This is not the first call: blocks_done must be back at 0 "
-                                 "after each launch (atomicInc with gridDim.x - 1 wraps it at "
-                                 "the last ticket)" : "");
-    memcpy(&first, &bits[0], sizeof first);
-    memcpy(&last, &bits[nth], sizeof last);
-    gl_check_fail("reduce_last_block gave %.9g on call 1 and %.9g on call %d, on the same "
-                  "input: the order of the additions changed between runs. The last block "
-                  "adds partial[0 .. gridDim.x - 1] in a fixed order (thread t takes t, "
-                  "t + blockDim.x, ..., then block_sum), and each block's partial comes from "
-                  "the same elements in the same order; no float atomicAdd",
-                  (double)first, (double)last, nth + 1);
+    check_rows("reduce_last_block", (int[]){HUGE_N}, 1, 3, " same");
 }
 
 /* The launcher only enqueues its work: n = 2^20 + 3 behind a 150 ms kernel. */
@@ -458,16 +371,22 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     return on && *on ? -1 : 0;
 }
 
-/* The problem of a profile run (LAUNCHER N) or of a probe (2^20 elements). */
+/* The problem of a profile run or a probe (LAUNCHER [N], 2^20 elements by default), or of a
+ * correctness check (LAUNCHER N CALL [wraps | same]: lab.h's reduce_call_problem). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static reduce_size z;
-    long n = 1 << 20;
-    if (!gl_launcher_find(launcher) ||
-        (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 0, 1L << 28, &n))))
+    long n = 1 << 20, call = 0;
+    const char *how = argc == 3 ? argv[2] : "";
+    if (!gl_launcher_find(launcher) || argc > 3 ||
+        (argc > 0 && gl_parse_long(argv[0], 0, 1L << 28, &n)) ||
+        (argc > 1 && gl_parse_long(argv[1], 1, 3, &call)) ||
+        (*how && strcmp(how, "wraps") && strcmp(how, "same")))
         return -1;
     z.n = (int)n;
-    *p = reduce_problem(launcher, &z);
+    *p = call ? reduce_call_problem(launcher, &z, (int)call, !strcmp(how, "wraps"),
+                                    !strcmp(how, "same"))
+              : reduce_problem(launcher, &z);
     return 0;
 }
 

@@ -1,4 +1,6 @@
-/* lab.c: lab 10-reduction described once (lab.h). */
+/* lab.c: lab 10-reduction described once (lab.h): its launchers, their hints, and its problem,
+ * timed on inputs made on the GPU or checked call by call on the inputs that tell a wrong sum
+ * apart. */
 #include "lab.h"
 
 #include <cuda_runtime_api.h>
@@ -35,37 +37,12 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {NULL, NULL, NULL, 0},
 };
 
-void reduce_float(const char *name, float *sum, float *partial, const float *in, int n)
+/* Calls launcher `name` of the program's build (in the grader, the student's in its own
+ * process, or the kit's own) on in[0 .. n-1]: ints for reduce_grid_stride_int, floats else. */
+static void reduce(const char *name, void *sum, void *partial, const void *in, int n)
 {
     gl_arg a[] = {GL_P(sum), GL_P(partial), GL_P(in), GL_I(n)};
     gl_exec(name, a);
-}
-
-void reduce_int(const char *name, int *sum, int *partial, const int *in, int n)
-{
-    gl_arg a[] = {GL_P(sum), GL_P(partial), GL_P(in), GL_I(n)};
-    gl_exec(name, a);
-}
-
-int reduce_sums_ints(const char *name)
-{
-    return !strcmp(name, "reduce_grid_stride_int");
-}
-
-/* The buffer holds PAST_N elements beyond n (and one before, for in + 1),
- * all set to PAST_N_FLOAT or PAST_N_INT: a kernel that reads past n adds
- * them, and its sum is off by a multiple of that value. */
-#define PAST_N 1024
-#define PAST_N_FLOAT 1000.0f
-#define PAST_N_INT 1000003
-#define INTEGER_VALUED_MAX 16
-
-const char *reduce_input_name(reduce_input kind)
-{
-    static const char *names[] = {"integers in [-16, 16] stored as floats",
-                                  "random floats in [-1, 1)", "random ints in [-1000, 1000]",
-                                  "random ints in [-2^30, 2^30] (the sum wraps)"};
-    return names[kind];
 }
 
 /* What each launcher must get right, in the handout's words. */
@@ -94,189 +71,12 @@ static const char *hint(const char *name)
     return "";
 }
 
-void reduce_bufs_alloc(reduce_bufs *b, int n)
-{
-    b->n = n;
-    b->in = gl_buf_alloc(((size_t)n + 1 + PAST_N) * sizeof(float), 0);
-    b->sum = gl_buf_alloc(sizeof(float), 0);
-    b->partial = gl_buf_alloc((size_t)reduce_partials(n) * sizeof(float), 0);
-}
+/* Random floats are right within FLOAT_BOUND x sum |x_i| of the exact sum: the worst-case
+ * rounding of a summation in which no value passes through more than 1024 additions
+ * (1024 x 2^-24). */
+#define FLOAT_BOUND (1.0 / 16384.0)
 
-void reduce_bufs_free(reduce_bufs *b)
-{
-    gl_buf_free(&b->in);
-    gl_buf_free(&b->sum);
-    gl_buf_free(&b->partial);
-}
-
-void reduce_make(reduce_data *d, gl_rng *rng, reduce_input kind, int n, int offset)
-{
-    size_t room = (size_t)n + 1 + PAST_N, i;
-    d->kind = kind;
-    d->n = n;
-    d->offset = offset;
-    d->host = malloc(room * sizeof(float));
-    d->sum = d->abs_sum = 0.0;
-    d->int_sum = 0;
-    if (!d->host)
-        gl_fail("out of host memory for n = %d", n);
-    if (kind == REDUCE_INTEGER_VALUED || kind == REDUCE_RANDOM_FLOATS) {
-        float *x = d->host;
-        for (i = 0; i < room; i++)
-            x[i] = PAST_N_FLOAT;
-        x += offset;
-        for (i = 0; i < (size_t)n; i++) {
-            x[i] = kind == REDUCE_INTEGER_VALUED
-                       ? (float)gl_rng_range(rng, -INTEGER_VALUED_MAX, INTEGER_VALUED_MAX)
-                       : gl_rng_float(rng, -1.0f, 1.0f);
-            d->sum += x[i]; /* exact for the integer-valued input */
-            d->abs_sum += fabs(x[i]);
-        }
-    } else {
-        int *x = d->host;
-        for (i = 0; i < room; i++)
-            x[i] = PAST_N_INT;
-        x += offset;
-        if (kind == REDUCE_WRAPPING_INTS)
-            gl_fill_int(rng, x, (size_t)n, -(1 << 30), 1 << 30);
-        else
-            gl_fill_int(rng, x, (size_t)n, -1000, 1000);
-        for (i = 0; i < (size_t)n; i++)
-            d->int_sum += (unsigned)x[i]; /* wraps modulo 2^32, like the GPU's */
-        /* never a sum equal to the poison (-1): an unwritten *sum would pass */
-        if (d->int_sum == 0xffffffffu && n > 0) {
-            x[0] += 1;
-            d->int_sum++;
-        }
-    }
-}
-
-void reduce_data_free(reduce_data *d)
-{
-    free(d->host);
-    d->host = NULL;
-}
-
-/* Is got right for the exact sum (floats)? Writes why not. */
-static int float_sum_wrong(const char *name, float got, const reduce_data *d, char *why,
-                           size_t len)
-{
-    int exact = d->kind == REDUCE_INTEGER_VALUED;
-    double bound = exact ? 0.0 : REDUCE_FLOAT_BOUND * d->abs_sum;
-    double diff = (double)got - d->sum, steps = diff / PAST_N_FLOAT;
-    unsigned bits;
-
-    memcpy(&bits, &got, sizeof bits);
-    if (bits == 0xffffffffu)
-        snprintf(why, len, "*sum was never written (still the poison). %s", hint(name));
-    else if (isnan(got))
-        snprintf(why, len, "*sum is NaN: the sum took in a value nobody wrote (the poison in "
-                 "partial[] or in *sum, which the grader fills with NaN before the call). %s",
-                 hint(name));
-    else if (fabs(diff) <= bound)
-        return 0;
-    else if (exact)
-        snprintf(why, len, "*sum is %.1f, expected exactly %.1f (off by %.1f): on this input "
-                 "every order of the additions gives the exact sum, so an element was dropped "
-                 "or counted twice%s. %s",
-                 (double)got, d->sum, diff,
-                 steps == floor(steps) && steps > 0
-                     ? ", or the kernel read past n (the elements past n hold 1000 here, and "
-                       "it is off by a multiple of 1000)"
-                     : "",
-                 hint(name));
-    else
-        snprintf(why, len, "*sum is %.9g, expected %.9g within %.3g (off by %.3g): more than "
-                 "rounding; an element dropped, counted twice or read past n (the elements "
-                 "past n hold 1000 here)? %s",
-                 (double)got, d->sum, bound, diff, hint(name));
-    return 1;
-}
-
-static void int_sum_wrong(const char *name, unsigned got, const reduce_data *d, char *why,
-                          size_t len)
-{
-    unsigned diff = got - d->int_sum;
-    if (got == 0xffffffffu)
-        snprintf(why, len, "*sum was never written (still the poison, -1). %s", hint(name));
-    else if (got != d->int_sum)
-        snprintf(why, len, "*sum is %d, expected %d (off by %d): the int sum is exact, "
-                 "wrapping modulo 2^32, in any order; an element dropped, counted twice%s, or "
-                 "a sum kept in a float (which rounds large values)? %s",
-                 (int)got, (int)d->int_sum, (int)diff,
-                 diff % PAST_N_INT == 0 ? " or read past n (the elements past n hold 1000003 "
-                                          "here)" : "",
-                 hint(name));
-}
-
-/* The guards of the three buffers, and `in` unchanged. */
-static int buffers_wrong(const reduce_bufs *b, const void *h_in, char *why, size_t len)
-{
-    gl_guard_report g;
-    void *back;
-    int changed;
-    if (gl_buf_check_guards(&b->sum, &g)) {
-        snprintf(why, len, "wrote outside *sum: the result is one element, sum[0]");
-        return 1;
-    }
-    if (gl_buf_check_guards(&b->partial, &g)) {
-        snprintf(why, len, "wrote outside partial[0 .. %zu]: block b writes partial[b] only",
-                 b->partial.bytes / sizeof(float) - 1);
-        return 1;
-    }
-    if (gl_buf_check_guards(&b->in, &g)) {
-        snprintf(why, len, "wrote outside `in`, which is read-only input");
-        return 1;
-    }
-    back = malloc(b->in.bytes);
-    if (!back)
-        gl_fail("out of host memory for n = %d", b->n);
-    gl_buf_download(&b->in, back);
-    changed = memcmp(back, h_in, b->in.bytes) != 0;
-    free(back);
-    if (changed)
-        snprintf(why, len, "changed `in`: the input is read-only (add in registers and shared "
-                 "memory, or in partial[])");
-    return changed;
-}
-
-const char *reduce_check(const char *launcher, reduce_bufs *b, const reduce_data *d,
-                         unsigned *bits)
-{
-    static char why[2048];
-    int ints = reduce_sums_ints(launcher);
-    unsigned got;
-
-    if (b->n != d->n || ints != (d->kind >= REDUCE_SMALL_INTS))
-        gl_fail("reduce_check: %s on an input of n = %d (%s) in buffers for n = %d (a bug of "
-                "the kit)", launcher, d->n, reduce_input_name(d->kind), b->n);
-    why[0] = '\0';
-    gl_buf_upload(&b->in, d->host);
-    gl_buf_poison(&b->sum);
-    gl_buf_poison(&b->partial);
-    if (ints)
-        reduce_int(launcher, b->sum.ptr, b->partial.ptr, (const int *)b->in.ptr + d->offset,
-                   d->n);
-    else
-        reduce_float(launcher, b->sum.ptr, b->partial.ptr,
-                     (const float *)b->in.ptr + d->offset, d->n);
-    GL_CHECK_LAUNCH(launcher);
-    if (buffers_wrong(b, d->host, why, sizeof why))
-        return why;
-    gl_buf_download(&b->sum, &got);
-    if (bits)
-        *bits = got;
-    if (ints) {
-        int_sum_wrong(launcher, got, d, why, sizeof why);
-    } else {
-        float f;
-        memcpy(&f, &got, sizeof f);
-        float_sum_wrong(launcher, f, d, why, sizeof why);
-    }
-    return why;
-}
-
-/* ---- the problem (lab.h) ---- */
+/* ---- the timed problem (lab.h) ---- */
 
 /* The floats' mean moves with the seed, by a multiple of 2^-10 up to 1/64 either way: a sum
  * left over from another call is off by a multiple of n / 1024, far beyond the error bound,
@@ -306,10 +106,8 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
     const reduce_size *z = ctx;
     if (!strcmp(launcher, "gl_copy"))
         gl_copy(buf[1], buf[0], (size_t)z->n * sizeof(float));
-    else if (reduce_sums_ints(launcher))
-        reduce_int(launcher, buf[1], buf[2], buf[0], z->n);
     else
-        reduce_float(launcher, buf[1], buf[2], buf[0], z->n);
+        reduce(launcher, buf[1], buf[2], buf[0], z->n);
 }
 
 /* The ints' reference: their sum modulo 2^32, as the GPU's wraps. */
@@ -324,22 +122,21 @@ static void copy_of(void *ctx, void *const *buf)
     gl_device_copy_words_strided(buf[1], 1, buf[0], 1, (size_t)((const reduce_size *)ctx)->n);
 }
 
-gl_problem reduce_problem(const char *launcher, void *size)
+/* The buffers of a call of n elements in in_bytes (`in` and what surrounds it), and their
+ * words when a call writes outside them. */
+static gl_problem problem_of(const char *launcher, reduce_size *z, size_t in_bytes)
 {
-    reduce_size *z = size;
     size_t bytes = (size_t)z->n * sizeof(float);
     int copy = !strcmp(launcher, "gl_copy");
     gl_problem p = {.what = z->what, .inputs = 1, .outputs = copy ? 1 : 2, .ctx = z,
                     .make = problem_make, .call = problem_call, .inputs_read_only = 1,
                     .hint = z->hint, .work = (copy ? 2.0 : 1.0) * (double)bytes,
                     .sets = REDUCE_SETS, .rounds = 5};
-    z->ints = reduce_sums_ints(launcher);
-    snprintf(z->what, sizeof z->what, "at n = %d", z->n);
-    snprintf(z->hint, sizeof z->hint, "every call must add up the whole of its own input "
-             "(expected: %s)%s%s", z->ints ? "its int sum, wrapping modulo 2^32"
-                                           : "the kit's reduce_interleaved of it",
-             *hint(launcher) ? ". " : "", hint(launcher));
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes};
+    z->ints = !strcmp(launcher, "reduce_grid_stride_int");
+    z->launcher = launcher;
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = in_bytes,
+                                .outside = "`in` is read-only input (add in registers and "
+                                           "shared memory, or in partial[])"};
     if (copy) {
         p.reference_fn = copy_of;
         p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes};
@@ -351,9 +148,252 @@ gl_problem reduce_problem(const char *launcher, void *size)
         p.reference = "reduce_interleaved";
     p.buf[1] = (gl_problem_buf){
         .name = "*sum", .bytes = sizeof(float), .cmp = z->ints ? GL_CMP_WORDS : GL_CMP_FLOAT,
-        .atol = z->ints ? 0.0 : REDUCE_FLOAT_BOUND * z->n * (1.0 + MEAN_STEPS * MEAN_STEP)};
+        .atol = z->ints ? 0.0 : FLOAT_BOUND * z->n * (1.0 + MEAN_STEPS * MEAN_STEP),
+        .outside = "the result is one element, sum[0]"};
     p.buf[2] = (gl_problem_buf){.name = "partial",
                                 .bytes = (size_t)reduce_partials(z->n) * sizeof(float),
-                                .scratch = 1};
+                                .scratch = 1, .outside = "block b writes partial[b] only"};
+    return p;
+}
+
+gl_problem reduce_problem(const char *launcher, void *size)
+{
+    reduce_size *z = size;
+    gl_problem p = problem_of(launcher, z, (size_t)z->n * sizeof(float));
+    z->call = z->wraps = z->same = 0;
+    snprintf(z->what, sizeof z->what, "at n = %d", z->n);
+    snprintf(z->hint, sizeof z->hint, "every call must add up the whole of its own input "
+             "(expected: %s)%s%s", z->ints ? "its int sum, wrapping modulo 2^32"
+                                           : "the kit's reduce_interleaved of it",
+             *hint(launcher) ? ". " : "", hint(launcher));
+    return p;
+}
+
+/* ---- a checked call (lab.h) ---- */
+
+/* `in` holds PAST_N elements beyond n (and one before, for in + 1), all PAST_N_FLOAT or
+ * PAST_N_INT: a kernel that reads past n adds them, and its sum is off by a multiple of that
+ * value. */
+#define PAST_N 1024
+#define PAST_N_FLOAT 1000.0f
+#define PAST_N_INT 1000003
+#define INTEGER_VALUED_MAX 16
+#define EXACT_MAX_N (1 << 20) /* integer-valued floats are exact in any order up to this n */
+
+typedef enum { INTEGER_VALUED, RANDOM_FLOATS, SMALL_INTS, WRAPPING_INTS } input_kind;
+
+static const char *const kind_names[] = {
+    "integers in [-16, 16] stored as floats", "random floats in [-1, 1)",
+    "random ints in [-1000, 1000]", "random ints in [-2^30, 2^30] (the sum wraps)"};
+
+/* The input of call c of the row, at in + *offset. */
+static input_kind kind_of(const reduce_size *z, int c, int *offset)
+{
+    *offset = z->same || c == 3;
+    if (z->ints)
+        return z->wraps ? WRAPPING_INTS : SMALL_INTS;
+    return !z->same && c == 1 && z->n <= EXACT_MAX_N ? INTEGER_VALUED : RANDOM_FLOATS;
+}
+
+static size_t room(const reduce_size *z)
+{
+    return ((size_t)z->n + 1 + PAST_N) * sizeof(float);
+}
+
+/* Call c's input into dst, made on the host from z->seed (the same for every call with
+ * same). */
+static void make_input(const reduce_size *z, int c, void *dst)
+{
+    size_t count = room(z) / sizeof(float), i;
+    int offset;
+    input_kind kind = kind_of(z, c, &offset);
+    void *host = malloc(room(z));
+    gl_rng rng;
+    if (!host)
+        gl_fail("out of host memory for n = %d", z->n);
+    gl_rng_init(&rng, z->same ? z->seed : gl_problem_seed(z->seed, c), "reduction input");
+    if (!z->ints) {
+        float *x = host;
+        for (i = 0; i < count; i++)
+            x[i] = PAST_N_FLOAT;
+        for (x += offset, i = 0; i < (size_t)z->n; i++)
+            x[i] = kind == INTEGER_VALUED
+                       ? (float)gl_rng_range(&rng, -INTEGER_VALUED_MAX, INTEGER_VALUED_MAX)
+                       : gl_rng_float(&rng, -1.0f, 1.0f);
+    } else {
+        int *x = host;
+        unsigned sum = 0;
+        for (i = 0; i < count; i++)
+            x[i] = PAST_N_INT;
+        x += offset;
+        gl_fill_int(&rng, x, (size_t)z->n, kind == WRAPPING_INTS ? -(1 << 30) : -1000,
+                    kind == WRAPPING_INTS ? 1 << 30 : 1000);
+        for (i = 0; i < (size_t)z->n; i++)
+            sum += (unsigned)x[i];
+        if (sum == 0xffffffffu && z->n > 0) /* the poison: an unwritten *sum would pass */
+            x[0] += 1;
+    }
+    GL_CUDA(cudaMemcpy(dst, host, room(z), cudaMemcpyHostToDevice));
+    free(host);
+}
+
+static void call_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    reduce_size *z = ctx;
+    (void)k;
+    z->seed = seed;
+    make_input(z, z->call, dst);
+}
+
+/* The row: calls 1 .. z->call on the same buffers, each finding its own input and *sum and
+ * partial poisoned, as the earlier calls' own checks found them; the last is checked. */
+static void call_row(void *ctx, const char *launcher, void *const *buf)
+{
+    reduce_size *z = ctx;
+    int c, offset;
+    for (c = 1; c <= z->call; c++) {
+        if (z->call > 1) {
+            make_input(z, c, buf[0]);
+            GL_CUDA(cudaMemset(buf[1], GL_POISON_BYTE, sizeof(float)));
+            GL_CUDA(cudaMemset(buf[2], GL_POISON_BYTE,
+                               (size_t)reduce_partials(z->n) * sizeof(float)));
+        }
+        kind_of(z, c, &offset);
+        reduce(launcher, buf[1], buf[2], (float *)buf[0] + offset, z->n); /* ints: 4 bytes too */
+        if (c < z->call)
+            GL_CHECK_LAUNCH(launcher);
+        if (z->same && c == 1 && c < z->call)
+            GL_CUDA(cudaMemcpy(&z->first_bits, buf[1], sizeof(float), cudaMemcpyDeviceToHost));
+    }
+}
+
+/* Why the float sum got is wrong for the input x (n elements), or "" (into why). */
+static void float_sum_wrong(const reduce_size *z, float got, const float *x, int exact,
+                            char *why, size_t len)
+{
+    double sum = 0.0, abs_sum = 0.0, bound, diff, steps;
+    unsigned bits;
+    int i;
+    for (i = 0; i < z->n; i++) {
+        sum += x[i]; /* exact for the integer-valued input */
+        abs_sum += fabs(x[i]);
+    }
+    bound = exact ? 0.0 : FLOAT_BOUND * abs_sum;
+    diff = (double)got - sum;
+    steps = diff / PAST_N_FLOAT;
+    memcpy(&bits, &got, sizeof bits);
+    if (bits == 0xffffffffu)
+        snprintf(why, len, "*sum was never written (still the poison). %s", hint(z->launcher));
+    else if (isnan(got))
+        snprintf(why, len, "*sum is NaN: the sum took in a value nobody wrote (the poison in "
+                 "partial[] or in *sum, which the grader fills with NaN before the call). %s",
+                 hint(z->launcher));
+    else if (fabs(diff) <= bound)
+        return;
+    else if (exact)
+        snprintf(why, len, "*sum is %.1f, expected exactly %.1f (off by %.1f): on this input "
+                 "every order of the additions gives the exact sum, so an element was dropped "
+                 "or counted twice%s. %s",
+                 (double)got, sum, diff,
+                 steps == floor(steps) && steps > 0
+                     ? ", or the kernel read past n (the elements past n hold 1000 here, and "
+                       "it is off by a multiple of 1000)"
+                     : "",
+                 hint(z->launcher));
+    else
+        snprintf(why, len, "*sum is %.9g, expected %.9g within %.3g (off by %.3g): more than "
+                 "rounding; an element dropped, counted twice or read past n (the elements "
+                 "past n hold 1000 here)? %s",
+                 (double)got, sum, bound, diff, hint(z->launcher));
+}
+
+static void int_sum_wrong(const reduce_size *z, unsigned got, const int *x, char *why,
+                          size_t len)
+{
+    unsigned sum = 0, diff;
+    int i;
+    for (i = 0; i < z->n; i++)
+        sum += (unsigned)x[i]; /* wraps modulo 2^32, like the GPU's */
+    diff = got - sum;
+    if (got == 0xffffffffu)
+        snprintf(why, len, "*sum was never written (still the poison, -1). %s",
+                 hint(z->launcher));
+    else if (got != sum)
+        snprintf(why, len, "*sum is %d, expected %d (off by %d): the int sum is exact, "
+                 "wrapping modulo 2^32, in any order; an element dropped, counted twice%s, or "
+                 "a sum kept in a float (which rounds large values)? %s",
+                 (int)got, (int)sum, (int)diff,
+                 diff % PAST_N_INT == 0 ? " or read past n (the elements past n hold 1000003 "
+                                          "here)" : "",
+                 hint(z->launcher));
+}
+
+/* The checked call's *sum against the exact sum of its input, which gl_problem_check has
+ * found unchanged; with same, also the first call's bits. */
+static const char *call_verify(void *ctx, void *const *buf, unsigned long long seed)
+{
+    static char why[2048];
+    const reduce_size *z = ctx;
+    void *in = malloc(room(z));
+    unsigned got;
+    float f;
+    int offset;
+    input_kind kind = kind_of(z, z->call, &offset);
+    (void)seed;
+    if (!in)
+        gl_fail("out of host memory for n = %d", z->n);
+    why[0] = '\0';
+    GL_CUDA(cudaMemcpy(in, buf[0], room(z), cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(&got, buf[1], sizeof got, cudaMemcpyDeviceToHost));
+    memcpy(&f, &got, sizeof f);
+    if (z->ints)
+        int_sum_wrong(z, got, (const int *)in + offset, why, sizeof why);
+    else
+        float_sum_wrong(z, f, (const float *)in + offset, kind == INTEGER_VALUED, why,
+                        sizeof why);
+    free(in);
+    if (why[0] && z->same && z->call > 1)
+        snprintf(why + strlen(why), sizeof why - strlen(why), ". This is not the first call: "
+                 "blocks_done must be back at 0 after each launch (atomicInc with "
+                 "gridDim.x - 1 wraps it at the last ticket)");
+    else if (!why[0] && z->same && z->call > 1 && got != z->first_bits) {
+        float first;
+        memcpy(&first, &z->first_bits, sizeof first);
+        snprintf(why, sizeof why, "*sum is %.9g, and %.9g on call 1, on the same input: the "
+                 "order of the additions changed between runs. The last block adds "
+                 "partial[0 .. gridDim.x - 1] in a fixed order (thread t takes t, "
+                 "t + blockDim.x, ..., then block_sum), and each block's partial comes from "
+                 "the same elements in the same order; no float atomicAdd",
+                 (double)f, (double)first);
+    }
+    return why;
+}
+
+gl_problem reduce_call_problem(const char *launcher, reduce_size *z, int call, int wraps,
+                               int same)
+{
+    gl_problem p;
+    int offset;
+    input_kind kind;
+    z->call = call;
+    z->wraps = wraps;
+    z->same = same;
+    p = problem_of(launcher, z, room(z));
+    p.make = call_make;
+    p.call = call_row;
+    p.reference = NULL;
+    p.reference_fn = NULL;
+    p.verify = call_verify;
+    p.hint = NULL;
+    kind = kind_of(z, call, &offset);
+    snprintf(z->what, sizeof z->what, "with n = %d, %s%s", z->n, kind_names[kind],
+             offset ? ", starting at in + 1 (not 16-byte aligned)" : "");
+    if (same)
+        snprintf(z->what + strlen(z->what), sizeof z->what - strlen(z->what),
+                 ", call %d of a row on the same input", call);
+    else if (call == 2)
+        snprintf(z->what + strlen(z->what), sizeof z->what - strlen(z->what),
+                 " (the second call on the same buffers, with new numbers: the first was right. "
+                 "Did the first call leave something behind, or is a sum remembered?)");
     return p;
 }

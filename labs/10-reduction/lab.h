@@ -1,85 +1,46 @@
 /* lab.h: lab 10-reduction described once, for its demo (demo.c) and its
- * grader (tests/10-reduction.c): the launchers, the inputs, the reference,
- * the check with its hints, and the problem both time. */
+ * grader (tests/10-reduction.c): the problem, timed or checked call by call
+ * (its inputs, reference and hints). */
 #ifndef REDUCTION_LAB_H
 #define REDUCTION_LAB_H
 
 #include "gpulabs.h"
 #include "reduction.h"
 
-/* Calls launcher `name` (reduce_interleaved, reduce_sequential, ...) of the
- * program's build: in the demo, the linked one; in the grader, the
- * student's in its own process, or the kit's own. reduce_int is for
- * reduce_grid_stride_int, reduce_float for all the others. */
-void reduce_float(const char *name, float *sum, float *partial, const float *in, int n);
-void reduce_int(const char *name, int *sum, int *partial, const int *in, int n);
-
-/* Does launcher sum ints (reduce_grid_stride_int)? */
-int reduce_sums_ints(const char *name);
-
-/* Random floats are right within REDUCE_FLOAT_BOUND x sum |x_i| of the exact
- * sum: the worst-case rounding of a summation in which no value passes
- * through more than 1024 additions (1024 x 2^-24). */
-#define REDUCE_FLOAT_BOUND (1.0 / 16384.0)
-
-/* Integer-valued floats are exact in any order up to this n. */
-#define REDUCE_EXACT_MAX_N (1 << 20)
-
-typedef enum {
-    REDUCE_INTEGER_VALUED, /* integers in [-16, 16] stored as floats (n <= REDUCE_EXACT_MAX_N) */
-    REDUCE_RANDOM_FLOATS,  /* [-1, 1) */
-    REDUCE_SMALL_INTS,     /* [-1000, 1000] */
-    REDUCE_WRAPPING_INTS   /* [-2^30, 2^30]: the sum wraps modulo 2^32 */
-} reduce_input;
-
-const char *reduce_input_name(reduce_input kind);
-
-/* The device buffers of one n: `in` has room for n elements at in + 0 or
- * in + 1 and the elements past n; partial for reduce_partials(n); sum for
- * one. Guard zones around each. A launcher called twice on the same
- * buffers gets the same pointers. */
+/* A problem's size and words: n, and what the problem builders set. Must outlive the problem. */
 typedef struct {
     int n;
-    gl_buf in, sum, partial;
-} reduce_bufs;
-
-void reduce_bufs_alloc(reduce_bufs *b, int n);
-void reduce_bufs_free(reduce_bufs *b);
-
-/* An input and its reference: n elements of kind at host[offset] (offset 0
- * or 1), every other element of the buffer set to a value that a read past
- * n would add (floats 1000, ints 1000003). */
-typedef struct {
-    reduce_input kind;
-    int n, offset;
-    void *host;          /* 1 + n + the elements past n: the size of reduce_bufs' in */
-    double sum, abs_sum; /* floats: the exact sum (in double) and sum |x_i| */
-    unsigned int_sum;    /* ints: the sum modulo 2^32 */
-} reduce_data;
-
-void reduce_make(reduce_data *d, gl_rng *rng, reduce_input kind, int n, int offset);
-void reduce_data_free(reduce_data *d);
-
-/* Uploads d into b, poisons *sum and partial, runs launcher once on
- * in + d->offset and checks everything about the result: guards, `in`
- * unchanged, the sum. Returns "" if right, else why not, in the lab's terms
- * (a static buffer). bits (may be NULL) gets the sum's 32 bits. */
-const char *reduce_check(const char *launcher, reduce_bufs *b, const reduce_data *d,
-                         unsigned *bits);
+    int ints;       /* the launcher sums ints (reduce_grid_stride_int) */
+    /* a checked call (reduce_call_problem; 0 in reduce_problem's): */
+    int call;       /* which call of a row on the same buffers is checked, from 1 */
+    int wraps;      /* ints in [-2^30, 2^30], whose sum wraps */
+    int same;       /* every call of the row on the same input, each giving the same bits */
+    const char *launcher;
+    unsigned long long seed; /* make's: each call of the row has its input from it */
+    unsigned first_bits;     /* the row's first sum (same) */
+    char what[512], hint[1024];
+} reduce_size;
 
 /* The problem the demo and the grader time (common/gl_problem.h): n elements made on the GPU,
  * `in`, and launcher's *sum of them, partial its scratch. Floats in [-1, 1) moved by a mean
- * from the seed, *sum within REDUCE_FLOAT_BOUND x n x the largest |x| of the kit's
- * reduce_interleaved of them; ints (reduce_grid_stride_int) in [-1000, 1000], exactly their
+ * from the seed, *sum within 2^-14 x n x the largest |x| of the kit's reduce_interleaved of
+ * them; ints (reduce_grid_stride_int) in [-1000, 1000], exactly their
  * sum modulo 2^32. gl_copy copies `in` to `out` (the copy bandwidth, of the same bytes).
- * Timed REDUCE_SETS calls a round. size, a reduce_size, holds n and the words, and must
- * outlive the problem. */
+ * Timed REDUCE_SETS calls a round. size is a reduce_size. */
 #define REDUCE_SETS 6
-typedef struct {
-    int n;
-    int ints; /* the launcher sums ints (set by reduce_problem) */
-    char what[64], hint[1024];
-} reduce_size;
 gl_problem reduce_problem(const char *launcher, void *size);
+
+/* The grader's correctness check of call `call` (1, 2 or 3) of a row of calls of launcher on
+ * the same buffers, the earlier ones run first (each is checked on its own, as call 1 or 2 of
+ * the row): call 1 on floats that are integers in [-16, 16] (every order of the additions
+ * gives the exact sum; random floats in [-1, 1) above n = 2^20), call 2 on new random floats,
+ * call 3 on new ones at in + 1; ints in [-1000, 1000] (or, wraps, [-2^30, 2^30]) on every
+ * call. same: every call on the same random floats at in + 1, each giving the first one's
+ * bits. The elements past n (and before in + 1) hold 1000 (ints: 1000003), which a read past
+ * n adds; *sum and partial are poisoned before each call. A float *sum must be within
+ * 2^-14 x sum |x_i| of the exact sum (1024 x 2^-24: no value passes through more than 1024
+ * additions), an int one exact modulo 2^32. */
+gl_problem reduce_call_problem(const char *launcher, reduce_size *z, int call, int wraps,
+                               int same);
 
 #endif
