@@ -55,7 +55,7 @@ static size_t compare_reals(const void *ref, const void *got, size_t n, size_t s
             note(c, i, r, g, 1);
             continue;
         }
-        if (isnan(g) || err > (bound ? (double)bound[i] : atol + rtol * fabs(r))) {
+        if (isnan(g) || (g != r && err > (bound ? (double)bound[i] : atol + rtol * fabs(r)))) {
             note(c, i, r, g, 0);
             continue;
         }

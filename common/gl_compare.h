@@ -28,7 +28,7 @@ typedef struct {
 } gl_cmp;
 
 /* An element is right when |got - ref| <= atol + rtol * |ref| (atol = rtol =
- * 0: exactly equal); NaN is always wrong. Returns the number wrong. */
+ * 0: exactly equal), or equal (infinities); NaN is always wrong. Returns the number wrong. */
 size_t gl_compare_float(const float *ref, const float *got, size_t n, double atol, double rtol,
                         gl_cmp *c);
 size_t gl_compare_double(const double *ref, const double *got, size_t n, double atol,

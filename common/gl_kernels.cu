@@ -151,7 +151,7 @@ __global__ void gl_diff_double_kernel(const double *ref, const double *got, size
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
         double r = ref[i], g = got[i];
-        if (!(fabs(g - r) <= atol + rtol * fabs(r))) {
+        if (!(g == r || fabs(g - r) <= atol + rtol * fabs(r))) { /* equal infinities: right */
             atomicAdd(count, 1ull);
             atomicMin(first, (unsigned long long)i);
         }
@@ -165,7 +165,7 @@ __global__ void gl_diff_float_kernel(const float *ref, const float *got, size_t 
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
         float r = ref[i], g = got[i];
-        if (!(fabsf(g - r) <= atol + rtol * fabsf(r))) { /* NaN is always wrong */
+        if (!(g == r || fabsf(g - r) <= atol + rtol * fabsf(r))) { /* NaN is always wrong */
             atomicAdd(count, 1ull);
             atomicMin(first, (unsigned long long)i);
         }

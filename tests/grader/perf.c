@@ -177,7 +177,7 @@ double gl_perf_ms(const char *launcher, const gl_problem *p)
     r->launcher = launcher;
     for (i = 0; i < p->sets; i++)
         for (k = 0; k < nbufs(p); k++)
-            r->set[i][k] = gl_buf_alloc(p->buf[k].bytes, 0);
+            r->set[i][k] = gl_buf_alloc(p->buf[k].bytes, p->buf[k].guard);
     if (l->flags & GL_GIVEN) { /* the kit's own: once per lab and problem, not checked */
         char key[256];
         snprintf(key, sizeof key, "%s %s %d", launcher, p->what, p->sets);
@@ -225,6 +225,9 @@ static int queued_right(void *ctx)
     void *b[GL_PROBLEM_BUFS];
     size_t first;
     int k;
+    for (k = 0; k < nbufs(q->p); k++) /* nothing written beside a buffer */
+        if (gl_buf_check_guards(&q->set[k], NULL))
+            return 0;
     if (q->p->verify) { /* the lab's own check of the outputs as the calls left them */
         for (k = 0; k < nbufs(q->p); k++)
             b[k] = q->set[k].ptr;
@@ -264,7 +267,7 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
     q.launcher = launcher;
     q.seed = seed;
     for (k = 0; k < nbufs(p); k++) { /* the expected outputs, from the inputs made here */
-        q.set[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        q.set[k] = gl_buf_alloc(p->buf[k].bytes, p->buf[k].guard);
         q.expected[k] = gl_buf_alloc(p->buf[k].bytes, 0);
         e[k] = q.expected[k].ptr;
         if (is_made(p, k)) {

@@ -139,6 +139,11 @@ START_TEST(compare_tolerance_and_nan)
     ck_assert_uint_eq(gl_compare_float(ref, got, 2, 0, 1e-4, &c), 0);
     ck_assert_uint_eq(gl_compare_float(ref, got, 2, 0, 1e-7, &c), 1);
     ck_assert_uint_eq(gl_compare_float(ref, got, 3, 1e9, 1e9, &c), 1); /* NaN is never right */
+    { /* an infinity is right where one is expected (the max of no values), and only there */
+        float iref[2] = {-INFINITY, 1}, igot[2] = {-INFINITY, INFINITY};
+        ck_assert_uint_eq(gl_compare_float(iref, igot, 1, 0, 0, &c), 0);
+        ck_assert_uint_eq(gl_compare_float(iref, igot, 2, 0, 1e-4, &c), 1);
+    }
     {
         double dref[3] = {1.0 / 3, 2, 3}, dgot[3] = {1.0 / 3, 2, 3};
         ck_assert_uint_eq(gl_compare_double(dref, dgot, 3, 0, 0, &c), 0);
