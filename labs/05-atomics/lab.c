@@ -318,6 +318,9 @@ static void describe(at_size *z)
     else if (z->task == VALUES)
         snprintf(z->what + w, len, ", nbins = %d, %g%% of the values in bin %d%s", z->nbins,
                  100 * z->hot, z->hot_bin, z->chunk > 1 ? " (in runs)" : "");
+    else
+        snprintf(z->what + w, len, ", the counter at 0 (zeroed once by the caller, left at 0 by "
+                 "every right call)");
 }
 
 gl_problem atomics_problem(const char *launcher, void *size)
