@@ -17,105 +17,86 @@
  *                every call
  *   profile      global atomic instructions of the byte histogram (Nsight Compute): at most one
  *                per bin per block
- * Every call is on the lab's problems (lab.c), made from the test's seed and checked there. */
+ * Every call is on the lab's problems (lab.c), made from the test's seed; a correctness test
+ * names its problems in words (problem, at the end) and gl_expect_right checks each call: guard
+ * zones and read-only inputs by the kit, the output by the lab's own check (lab.c). */
 #include "grader.h"
 #include "inspect.h"
 
 #include "lab.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BIG ((1 << 20) + 3)
 #define PERF_BINS 1000 /* not a power of two */
-#define HOT_SKEWED 0.99
+#define HOT_SKEWED 99  /* percent of the values in the last bin */
 #define HOT_PERF 0.9
 
-/* ---- correctness: one checked call each (atomics_check), on inputs from the test's seed ---- */
+/* ---- correctness: each call checked by the kit and the lab (gl_expect_right, lab.c's verify)
+ * on inputs from the test's seed; the words after n name the input (problem, below) ---- */
 
-/* One call of launcher on z; fails the test with what z holds and why. */
-static void check(const char *launcher, at_size *z, gl_rng *rng)
-{
-    const char *why = atomics_check(launcher, z, gl_rng_next(rng));
-    if (*why)
-        gl_check_fail("%s %s: %s", launcher, z->what, why);
-}
-
-/* launcher on each of the sizes, its input as z says. */
+/* launcher on n = each of sizes, its input as the words say ("": random) */
 #define SIZES(...) (const int[]){__VA_ARGS__}, (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int))
-static void check_sizes(const char *launcher, at_size z, const int *sizes, int count)
+static void right_on(const char *launcher, const char *input, const int *sizes, int count)
 {
-    gl_rng rng;
-    gl_test_rng(&rng);
-    for (int s = 0; s < count; s++) {
-        at_size one = z; /* a fresh result or counter */
-        one.n = sizes[s];
-        check(launcher, &one, &rng);
+    for (int s = 0; s < count; s++)
+        gl_expect_right("%s %d %s", launcher, sizes[s], input);
+}
+#define RIGHT_ON(name, points, title, launcher, input, ...)                                   \
+    GL_TEST(name, GL_CORRECTNESS, points, 15, title)                                          \
+    {                                                                                         \
+        right_on(launcher, input, SIZES(__VA_ARGS__));                                        \
     }
-}
 
-/* histogram_bins on n values for each bin count; hot of them in the last bin. */
-static void check_values(const int *nbins, int count, int n, double hot)
+/* The words of the inputs (at_input), after n: "max_float 1000 negative" */
+static const char *const input_words[] = {"random", "negative", "first", "last", "ties",
+                                          "equal"};
+
+/* n drawn from the seed; random input, or (any_input) a float input's kind drawn from it too */
+static void right_random(const char *launcher, int any_input)
 {
     gl_rng rng;
     gl_test_rng(&rng);
-    for (int k = 0; k < count; k++) {
-        at_size z = {.n = n, .nbins = nbins[k], .hot = hot, .hot_bin = nbins[k] - 1, .chunk = 1};
-        check("histogram_bins", &z, &rng);
-    }
+    int n = (int)gl_rng_range(&rng, 1, 3000000);
+    gl_expect_right("%s %d %s", launcher, n,
+                    input_words[any_input ? gl_rng_range(&rng, AT_RANDOM, AT_TIES) : AT_RANDOM]);
 }
 
-static const at_size random_input = {.input = AT_RANDOM};
-
-/* n drawn from the seed; random input, or (any_input) the input's kind drawn from it too */
-static void check_random(const char *launcher, int any_input)
-{
-    gl_rng rng;
-    at_size z = random_input;
-    gl_test_rng(&rng);
-    z.n = (int)gl_rng_range(&rng, 1, 3000000);
-    if (any_input)
-        z.input = (at_input)gl_rng_range(&rng, AT_RANDOM, AT_TIES);
-    check(launcher, &z, &rng);
-}
-
-GL_TEST(histogram_shared_small_n, GL_CORRECTNESS, 2, 15, "privatised, n = 0 .. 4096")
-{
-    check_sizes("histogram_shared", random_input, SIZES(0, 1, 2, 32, 96, 255, 256, 1000, 4096));
-}
-
-GL_TEST(histogram_shared_large_n, GL_CORRECTNESS, 2, 15, "privatised, n = 2^20 (+ 3)")
-{
-    check_sizes("histogram_shared", random_input, SIZES(BIG, 1 << 20));
-}
-
+RIGHT_ON(histogram_shared_small_n, 2, "privatised, n = 0 .. 4096", "histogram_shared", "", 0, 1,
+         2, 32, 96, 255, 256, 1000, 4096)
+RIGHT_ON(histogram_shared_large_n, 2, "privatised, n = 2^20 (+ 3)", "histogram_shared", "", BIG,
+         1 << 20)
 /* every count in one bin: the most contention there is */
-GL_TEST(histogram_shared_one_value, GL_CORRECTNESS, 2, 15, "privatised, every byte equal")
-{
-    check_sizes("histogram_shared", (at_size){.input = AT_EQUAL}, SIZES(1000, BIG));
-}
+RIGHT_ON(histogram_shared_one_value, 2, "privatised, every byte equal", "histogram_shared",
+         "equal", 1000, BIG)
 
 GL_TEST(histogram_shared_random, GL_CORRECTNESS, 1, 15, "privatised, n drawn from the seed")
 {
-    check_random("histogram_shared", 0);
+    right_random("histogram_shared", 0);
+}
+
+/* histogram_bins on n values for each bin count; percent of them in the last bin. */
+static void right_bins(const int *nbins, int count, int n, int percent)
+{
+    for (int k = 0; k < count; k++)
+        gl_expect_right("histogram_bins %d %d %d", n, nbins[k], percent);
 }
 
 static const int bin_counts[] = {1, 7, 96, AT_BINS, PERF_BINS, AT_MAX_BINS};
 
 GL_TEST(histogram_bins_uniform, GL_CORRECTNESS, 2, 15, "any bin count, uniform values")
 {
-    static const int one[] = {PERF_BINS};
-    check_values(one, 1, 0, 0.0); /* n = 0: the bins are zeroed all the same */
-    check_values(one, 1, 1, 0.0);
-    check_values(bin_counts, 6, 100003, 0.0);
-    check_values(bin_counts + 4, 2, BIG, 0.0);
+    right_bins(SIZES(PERF_BINS), 0, 0); /* n = 0: the bins are zeroed all the same */
+    right_bins(SIZES(PERF_BINS), 1, 0);
+    right_bins(bin_counts, 6, 100003, 0);
+    right_bins(bin_counts + 4, 2, BIG, 0);
 }
 
 GL_TEST(histogram_bins_skewed, GL_CORRECTNESS, 2, 15, "any bin count, 99% in one bin")
 {
-    check_values(bin_counts, 6, BIG, HOT_SKEWED);
+    right_bins(bin_counts, 6, BIG, HOT_SKEWED);
 }
 
 GL_TEST(histogram_bins_random, GL_CORRECTNESS, 1, 15,
@@ -123,80 +104,46 @@ GL_TEST(histogram_bins_random, GL_CORRECTNESS, 1, 15,
 {
     gl_rng rng;
     gl_test_rng(&rng);
-    int n = (int)gl_rng_range(&rng, 1, 3000000);
-    int nbins = (int)gl_rng_range(&rng, 1, AT_MAX_BINS);
-    double hot = gl_rng_range(&rng, 0, 1) ? HOT_SKEWED : 0.0;
-    check_values(&nbins, 1, n, hot);
+    int n = (int)gl_rng_range(&rng, 1, 3000000), nbins = (int)gl_rng_range(&rng, 1, AT_MAX_BINS);
+    right_bins(&nbins, 1, n, gl_rng_range(&rng, 0, 1) ? HOT_SKEWED : 0);
 }
 
-GL_TEST(max_float_sizes, GL_CORRECTNESS, 2, 15, "float maximum, n = 0 .. 2^20 + 3")
-{
-    check_sizes("max_float", random_input, SIZES(0, 1, 2, 32, 33, 256, 257, 1000, BIG));
-}
-
-static const int max_sizes[] = {1, 33, 1000, BIG};
-
-GL_TEST(max_float_negative, GL_CORRECTNESS, 2, 15, "float maximum, all negative")
-{
-    check_sizes("max_float", (at_size){.input = AT_NEGATIVE}, max_sizes, 4);
-}
+RIGHT_ON(max_float_sizes, 2, "float maximum, n = 0 .. 2^20 + 3", "max_float", "", 0, 1, 2, 32,
+         33, 256, 257, 1000, BIG)
+RIGHT_ON(max_float_negative, 2, "float maximum, all negative", "max_float", "negative", 1, 33,
+         1000, BIG)
 
 GL_TEST(max_float_position, GL_CORRECTNESS, 2, 15, "float maximum first, last, tied")
 {
-    check_sizes("max_float", (at_size){.input = AT_MAX_FIRST}, max_sizes, 4);
-    check_sizes("max_float", (at_size){.input = AT_MAX_LAST}, max_sizes, 4);
-    check_sizes("max_float", (at_size){.input = AT_TIES}, max_sizes, 4);
+    for (int input = AT_MAX_FIRST; input <= AT_TIES; input++)
+        right_on("max_float", input_words[input], SIZES(1, 33, 1000, BIG));
 }
 
 GL_TEST(max_float_random, GL_CORRECTNESS, 1, 15, "float maximum, n drawn from the seed")
 {
-    check_random("max_float", 1);
+    right_random("max_float", 1);
 }
 
-/* Two calls on one result: a large maximum, then a smaller one. The second
- * must not see the first's: it finds *result as the first left it (5000). */
+/* Two calls on one result: a large maximum, then a smaller one. The second must not see the
+ * first's: it finds *result as the first left it (5000), once the first is right. */
 GL_TEST(max_float_twice, GL_CORRECTNESS, 2, 15, "float maximum, two calls, one result")
 {
-    at_size z = {.n = BIG, .input = AT_MAX_LAST};
-    gl_rng rng;
-    gl_test_rng(&rng);
-    check("max_float", &z, &rng);
-    z.input = AT_NEGATIVE;
-    z.again = 1;
-    const char *why = atomics_check("max_float", &z, gl_rng_next(&rng));
-    if (*why)
-        gl_check_fail("max_float called twice on one result, first on values up to 5000, then on "
-                      "n = %d values in [-1000, -1): the second call's %s", z.n, why);
+    gl_expect_right("max_float %d last", BIG);
+    gl_expect_right("max_float %d negative again", BIG);
 }
 
-GL_TEST(sum_last_block_sizes, GL_CORRECTNESS, 2, 15, "last-block sum, n = 0 .. 2^20 + 3")
-{
-    check_sizes("sum_last_block", random_input,
-                SIZES(0, 1, 2, 255, 256, 257, 1000, AT_SUM_BLOCKS * AT_BLOCK,
-                      AT_SUM_BLOCKS * AT_BLOCK + 1, BIG));
-}
+RIGHT_ON(sum_last_block_sizes, 2, "last-block sum, n = 0 .. 2^20 + 3", "sum_last_block", "", 0,
+         1, 2, 255, 256, 257, 1000, AT_SUM_BLOCKS * AT_BLOCK, AT_SUM_BLOCKS * AT_BLOCK + 1, BIG)
 
 GL_TEST(sum_last_block_random, GL_CORRECTNESS, 1, 15, "last-block sum, n drawn from the seed")
 {
-    check_random("sum_last_block", 0);
+    right_random("sum_last_block", 0);
 }
 
 /* three calls in a row on one counter, zeroed once before the first: each finds it as the
- * call before left it (z.left) */
-GL_TEST(sum_last_block_repeated, GL_CORRECTNESS, 2, 15, "last-block sum, three calls")
-{
-    static const int sizes[] = {BIG, 1000, BIG};
-    at_size z = {.input = AT_RANDOM, .left = 0};
-    gl_rng rng;
-    gl_test_rng(&rng);
-    for (int k = 0; k < 3; k++) {
-        z.n = sizes[k];
-        const char *why = atomics_check("sum_last_block", &z, gl_rng_next(&rng));
-        if (*why)
-            gl_check_fail("sum_last_block, call %d of 3 in a row on one counter (n = %d): %s",
-                          k + 1, sizes[k], why);
-    }
-}
+ * call before left it, at 0 once that call is right (its check sees the counter) */
+RIGHT_ON(sum_last_block_repeated, 2, "last-block sum, three calls", "sum_last_block", "", BIG,
+         1000, BIG)
 
 /* ---- the launchers only enqueue their work (GL_QUEUED), on n = 2^20 + 3 ----
  * task 2 on PERF_BINS = 1000 bins of uniform values */
@@ -452,16 +399,27 @@ GL_TEST(histogram_shared_global_atomics, GL_PROFILE, 5, 300,
                  v[0] + v[1], v[2], limit * v[2], n / 32);
 }
 
-/* The problem of a profile run or a queued claim (LAUNCHER N [NBINS], NBINS for task 2: 100 if
- * not given; uniform values) or of a probe (n = 1000, 100 bins). */
+/* The problem of a correctness test, a profile run or a queued claim, in words: histogram_bins
+ * N [NBINS [PERCENT]] (PERCENT of the values in the last bin; 100 bins, uniform if not given),
+ * any other LAUNCHER N [INPUT] [again] (INPUT one of input_words; again: max_float finds
+ * *result at 5000, at_size.again); a probe's: n = 1000, 100 bins, random. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static at_size z;
-    long n = 1000, nbins = 100;
-    if (argc != 0 && (argc > 2 || gl_parse_long(argv[0], 0, 1L << 28, &n) ||
-                      (argc == 2 && gl_parse_long(argv[1], 1, AT_MAX_BINS, &nbins))))
+    long n = 1000, nbins = 100, percent = 0;
+    int bins = strstr(launcher, "bins") != NULL, input = AT_RANDOM;
+    if (argc > 3 || (argc > 0 && gl_parse_long(argv[0], 0, 1L << 28, &n)) ||
+        (bins ? (argc > 1 && gl_parse_long(argv[1], 1, AT_MAX_BINS, &nbins)) ||
+                    (argc > 2 && gl_parse_long(argv[2], 0, 100, &percent))
+              : argc > 2 && strcmp(argv[2], "again")))
         return -1;
-    z = (at_size){.n = (int)n, .nbins = (int)nbins};
+    while (!bins && argc > 1 && input <= AT_EQUAL && strcmp(argv[1], input_words[input]))
+        input++;
+    if (input > AT_EQUAL)
+        return -1;
+    z = (at_size){.n = (int)n, .input = (at_input)input, .nbins = (int)nbins,
+                  .hot_bin = (int)nbins - 1, .chunk = 1, .hot = percent / 100.0,
+                  .again = !bins && argc > 2};
     *p = atomics_problem(launcher, &z);
     return 0;
 }

@@ -1,7 +1,7 @@
 /* lab.h: lab 05-atomics described once, for its demo (demo.c) and its grader
  * (tests/05-atomics.c): the launchers, and the problem of each task (common/gl_problem.h):
- * its buffers, its input made on the GPU from a seed, its call, its check in the lab's words,
- * its work and its timed rounds. */
+ * its buffers and their guard zones, its input made on the GPU from a seed, its call, the
+ * lab's check of its output in the lab's words, its work and its timed rounds. */
 #ifndef ATOMICS_LAB_H
 #define ATOMICS_LAB_H
 
@@ -9,11 +9,8 @@
 #include "atomics.h"
 
 /* Inputs hold AT_SLACK elements past n, drawn like the rest and never counted: a kernel that
- * reads past n counts them, and the check sees it. Outputs hold AT_OUT_SLACK words past their
- * own, poisoned: a loop over the bins that goes past nbins (up to any bin count of the lab)
- * writes there, and the check names it. */
+ * reads past n counts them, and the check sees it. */
 #define AT_SLACK 64
-#define AT_OUT_SLACK AT_MAX_BINS
 
 /* The grader's timed rounds: calls a round, each on its own input (its pool holds one more),
  * and the runs of skewed values in them. */
@@ -37,22 +34,18 @@ typedef struct {
     at_input input;
     int nbins, hot_bin, chunk;
     double hot;
-    /* max_float: again, the call finds *result as a call before left it; sum_last_block: the
-     * counter as the call before left it. left: that value's bits (the check keeps what each
-     * call leaves: a counter zeroed once is 0 before the first call) */
+    /* max_float: the call finds *result as a right call on AT_MAX_LAST input left it (5000):
+     * a second call on one result */
     int again;
-    unsigned left;
     int task;       /* filled by atomics_problem */
     char what[128]; /* filled by atomics_problem: "with n = 1000, random bytes" */
 } at_size;
 
 /* launcher's problem at size (an at_size): the input, then bins (nbins words), *result or
- * *sum (one), each with AT_OUT_SLACK more, then the sum's partials and counter; checked by the lab
- * (verify: a histogram against CUB's, the maximum and the sum against the kit's own). */
+ * *sum (one), guarded as far as a loop over AT_MAX_BINS bins reaches, then the sum's partials
+ * and counter (at 0, as its caller and every right call leave it); checked by the lab (verify:
+ * a histogram against CUB's, the maximum and the sum against the kit's own, the counter back
+ * at 0). */
 gl_problem atomics_problem(const char *launcher, void *size);
-
-/* One call of launcher on z's problem made from seed, checked (gl_problem_check): "" if
- * right, else why not, in the lab's terms (a static buffer). */
-const char *atomics_check(const char *launcher, at_size *z, unsigned long long seed);
 
 #endif
