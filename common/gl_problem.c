@@ -170,7 +170,7 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
             snprintf(why, sizeof why, "%s: %s", p->what, place);
         } else if (k < p->inputs && p->inputs_read_only &&
                    gl_device_diff_words(w[k], g[k], b->bytes / 4, &first)) {
-            gl_problem_where(b, first, at, sizeof at);
+            gl_problem_where(b, first / (elem_size(b) / 4), at, sizeof at); /* a word's element */
             snprintf(why, sizeof why, "%s: its input %s changed at %s: %s", p->what, b->name,
                      at, b->outside ? b->outside : "the inputs are read-only");
         } else if (k >= p->inputs && p->verify) {
