@@ -18,7 +18,6 @@
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Thresholds, well inside the effect README.md predicts (to be measured): a verdict must
@@ -31,32 +30,16 @@
 
 /* ---- tasks 1 and 3: padded tile Gram matrices ---- */
 
-/* One run of a tile-Gram launcher on rows x 32 random values, checked (lab.c). */
-static const char *gram_once(gl_rng *rng, const char *launcher, int rows)
-{
-    bc_problem p;
-    const char *why;
-    bc_gram_make(rng, rows, bc_is_double(launcher), &p);
-    why = bc_gram_check(launcher, &p);
-    bc_gram_free(&p);
-    return why;
-}
-
-/* rows 0: a count drawn from the run's seed (1 to 300000), then a fresh stream for the input */
+/* Each row count of rows, checked (bc_gram_problem); 0: one drawn from the run's seed (1 to
+ * 300000) */
 static void check_gram(const char *launcher, const int *rows, int nrows)
 {
     gl_rng rng;
     int i;
     gl_test_rng(&rng);
-    for (i = 0; i < nrows; i++) {
-        int r = rows[i] ? rows[i] : (int)gl_rng_range(&rng, 1, 300000);
-        const char *why;
-        if (!rows[i])
-            gl_test_rng(&rng);
-        why = gram_once(&rng, launcher, r);
-        if (*why)
-            gl_check_fail("%s with %d rows: %s", launcher, r, why);
-    }
+    for (i = 0; i < nrows; i++)
+        gl_expect_right("%s %d", launcher,
+                        rows[i] ? rows[i] : (int)gl_rng_range(&rng, 1, 300000));
 }
 
 static const int small_rows[] = {1, 31, 33, 100};  /* a partial last tile */
@@ -230,6 +213,7 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static bc_gram_size z;
     z.rows = (bc_is_double(launcher) ? 1 << 19 : 1 << 20) / (gl_pool_mib() >= POOL_MIB ? 1 : 4);
+    z.timed = 1;
     *p = bc_gram_problem(launcher, &z);
     return on && *on ? -1 : 0;
 }
@@ -263,32 +247,8 @@ GL_COUNTER(double_wavefronts, 3, "double: at most 2 wavefronts per load", .count
                    "broadcast 1 or 2, at most 2 on average; rows of an even number of doubles "
                    "make each column read take 4 or more")
 
-/* Under Nsight Compute: one launcher, once; checked. */
-static const char *run_once(int argc, char **argv)
-{
-    long rows;
-    gl_rng rng;
-    if (argc != 2 || gl_parse_long(argv[1], 1, 1 << 24, &rows) ||
-        !strstr(argv[0], "tile_gram"))
-        return "usage: LAUNCHER ROWS (LAUNCHER: one of the tile Gram matrices)";
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    return gram_once(&rng, argv[0], (int)rows);
-}
-
-/* One call on a small problem, to see which kernels a launcher launches. */
-static void probe(const char *launcher)
-{
-    static const int words[32] = {0, 33, 66, 99};
-    gl_rng rng;
-    gl_rng_init(&rng, gl_seed(), "probe");
-    if (!strcmp(launcher, "bank_conflict_degree"))
-        bc_degree(words, 32);
-    else if (strstr(launcher, "tile_gram"))
-        gram_once(&rng, launcher, 100);
-}
-
-/* The lab's problem of a tile Gram launcher for GL_QUEUED: LAUNCHER ROWS, as a profile run names
- * it, or a probe's 100 rows. */
+/* The lab's problem of a tile Gram launcher (bc_gram_problem), for the correctness tests,
+ * GL_QUEUED and the profile runs: LAUNCHER ROWS, or a probe's 100 rows. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static bc_gram_size z;
@@ -302,5 +262,4 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 }
 
 const gl_lab GL_LAB = {.name = "03-bank-conflicts", .file = "bank_conflicts.cu",
-                       .run_once = run_once, .probe = probe, .problem = problem, .timed = timed,
-                       .pool_mib = POOL_MIB};
+                       .problem = problem, .timed = timed, .pool_mib = POOL_MIB};

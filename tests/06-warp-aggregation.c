@@ -1,24 +1,20 @@
 /* 06-warp-aggregation.c: the grader's suite for lab 06-warp-aggregation.
  *
- *   correctness  the four launchers on n of every class (0, tiny, a multiple
- *                of the block of 256, of 32 but not of 256, of neither), large
- *                ones and one drawn from the run's seed, on random input and on
- *                inputs that keep nothing or everything; the values compared as
- *                a multiset (which slot a thread gets is a race), with *count
- *                and nothing written past it; two calls in a row on one
- *                counter (lab.c); emit_warp returns at once
- *   technique    the filters elect a leader and broadcast its slot
- *                (activemask or vote.ballot, popc and shfl.sync in the PTX,
- *                which the given filter has none of); emit_warp scans with
- *                shfl.sync.up around one atomic; emit_block keeps the warps'
- *                totals in shared memory, between two barriers: in the kernels
- *                the launchers actually ran
- *   performance  emit_warp and emit_block against the given emit_atomic, timed
- *                by the judge on fresh inputs every call (none for the filters:
- *                the compiler already aggregates the given one, README.md
- *                shows it)
- *   profile      atomic operations the SMs send to L2 (Nsight Compute): one
- *                per warp for emit_warp, one per block for emit_block */
+ *   correctness  the four launchers on n of every class (0, tiny, a multiple of the block of
+ *                256, of 32 but not of 256, of neither), large ones and one drawn from the
+ *                run's seed, on random input and on inputs that keep nothing or everything,
+ *                two calls in a row on one counter: *count, nothing written past it, the
+ *                values compared as a multiset (which slot a thread gets is a race), guard
+ *                zones and the input read-only (lab.c's problem); emit_warp returns at once
+ *   technique    the filters elect a leader and broadcast its slot (activemask or vote.ballot,
+ *                popc and shfl.sync in the PTX, which the given filter has none of); emit_warp
+ *                scans with shfl.sync.up around one atomic; emit_block keeps the warps' totals
+ *                in shared memory, between two barriers: in the kernels the launchers ran
+ *   performance  emit_warp and emit_block against the given emit_atomic, timed by the judge on
+ *                fresh inputs every call (none for the filters: the compiler already
+ *                aggregates the given one, README.md shows it)
+ *   profile      atomic operations the SMs send to L2 (Nsight Compute): one per warp for
+ *                emit_warp, one per block for emit_block */
 #include "grader.h"
 #include "inspect.h"
 
@@ -29,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Thresholds, well inside what the reference shows (README.md has the
- * measured numbers): a verdict must not flip between runs. */
+/* Thresholds, well inside what the reference shows (README.md has the measured numbers): a
+ * verdict must not flip between runs. */
 /* time ratios per call, 2^25 elements, the judge's clock: H100 emit_warp 18.5x, emit_block
  * 56.6x (the demo's, 2^24 elements, H200: 22.6x and 78x) */
 #define MIN_WARP_OVER_ATOMIC 8.0
@@ -43,54 +39,20 @@
 
 #define BIG ((1 << 20) + 3)
 
-/* Each n of sizes, on input of that kind, two calls in a row (lab.c). */
-static void check(const char *name, const int *sizes, int nsizes, wa_input kind)
-{
-    int s;
-    for (s = 0; s < nsizes; s++) {
-        const char *why;
-        gl_rng rng;
-        int *h;
-        gl_test_rng(&rng);
-        h = wa_make(&rng, name, sizes[s], kind);
-        why = wa_check(name, sizes[s], h, 2);
-        free(h);
-        if (*why)
-            gl_check_fail("%s with n = %d, %s: %s", name, sizes[s], wa_input_name(name, kind),
-                          why);
-    }
-}
-
-/* 0, tiny, multiples of 32 that are not of the block (256), of the block, and neither */
-static const int small[] = {0, 1, 31, 32, 33, 96, 256, 1000};
-static const int odd[] = {33, 256, 1000};
-static const int big[] = {1 << 20, BIG};
-static const int big_odd[] = {BIG};
-
+/* n of every class: 0, tiny, multiples of 32 that are not of the block (256), of the block,
+ * and neither; on random input and on inputs that keep nothing or everything */
 static void check_small(const char *name)
 {
-    check(name, small, 8, WA_RANDOM);
-    check(name, odd, 3, WA_NONE);
-    check(name, odd, 3, WA_ALL);
+    static const int small[] = {0, 1, 31, 32, 33, 96, 256, 1000}, odd[] = {33, 256, 1000};
+    int i;
+    for (i = 0; i < 8; i++)
+        gl_expect_right("%s %d random twice", name, small[i]);
+    for (i = 0; i < 6; i++)
+        gl_expect_right("%s %d %s twice", name, odd[i % 3], i < 3 ? "none" : "all");
 }
 
-static void check_large(const char *name)
-{
-    check(name, big, 2, WA_RANDOM);
-    check(name, big_odd, 1, WA_ALL);
-}
-
-/* A size from the run's seed: any class. */
-static void check_random(const char *name)
-{
-    gl_rng rng;
-    int n;
-    gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 300000);
-    check(name, &n, 1, WA_RANDOM);
-}
-
-/* The correctness tests of one launcher, label its name in the titles */
+/* The correctness tests of one launcher, label its name in the titles: each n checked on two
+ * calls in a row on one counter (wa_problem) */
 #define CORRECTNESS(launcher, label)                                                          \
     GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 1000")               \
     {                                                                                         \
@@ -98,11 +60,15 @@ static void check_random(const char *name)
     }                                                                                         \
     GL_TEST(launcher##_large_n, GL_CORRECTNESS, 2, 15, label ", n = 2^20 and 2^20 + 3")       \
     {                                                                                         \
-        check_large(#launcher);                                                               \
+        gl_expect_right("%s %d random twice", #launcher, 1 << 20);                            \
+        gl_expect_right("%s %d random twice", #launcher, BIG);                                \
+        gl_expect_right("%s %d all twice", #launcher, BIG);                                   \
     }                                                                                         \
     GL_TEST(launcher##_random_n, GL_CORRECTNESS, 1, 15, label ", an n drawn from the seed")   \
     {                                                                                         \
-        check_random(#launcher);                                                              \
+        gl_rng rng;                                                                           \
+        gl_test_rng(&rng);                                                                    \
+        gl_expect_right("%s %d random twice", #launcher, (int)gl_rng_range(&rng, 1, 300000)); \
     }
 
 CORRECTNESS(filter_coalesced, "coalesced filter")
@@ -110,42 +76,26 @@ CORRECTNESS(filter_intrinsics, "intrinsics filter")
 CORRECTNESS(emit_warp, "warp emitter")
 CORRECTNESS(emit_block, "block emitter")
 
-/* ---- the lab's problem checked by the suite (wa_problem, with .verify) ---- */
+/* ---- the timed problem's check: a digest on the GPU (the host's of 2^25 elements a call
+ * would take longer than the calls) ---- */
 
 /* tests/06-warp-aggregation.cu */
 gl_digest wa_expected_digest(const int *in, int n, int filter, unsigned long long key);
 
 enum { IN, OUT, COUNT }; /* wa_problem's buffers */
 
-/* What is wrong with out, in the lab's words (wa_check_values: a slot written past *count,
- * or the values missing), once the device found something: the host's reference of the
- * input against what the call left. */
-static void explain(const wa_size *z, void *const *buf, char *why, size_t len)
-{
-    size_t cap = wa_capacity(z->launcher, z->n), in = ((size_t)z->n + WA_PAD) * sizeof(int);
-    int *h_in = gl_malloc(in), *ref = gl_malloc(cap * sizeof(int)),
-        *out = gl_malloc(cap * sizeof(int));
-    GL_CUDA(cudaMemcpy(h_in, buf[IN], in, cudaMemcpyDeviceToHost));
-    GL_CUDA(cudaMemcpy(out, buf[OUT], cap * sizeof(int), cudaMemcpyDeviceToHost));
-    if (wa_check_values(z->launcher, out, cap, ref, wa_reference(z->launcher, h_in, z->n, ref),
-                        why, len) == 0)
-        snprintf(why, len, "out[0, *count) is not the multiset of values its input gives");
-    free(h_in);
-    free(ref);
-    free(out);
-}
-
 /* The outputs of one call (buf: in, out, count, on the GPU): *count, nothing written past it
  * (still the poison), and the digest of out[0, *count) against the digest of what in must
- * give (tests/06-warp-aggregation.cu): the same values in any order. key: the digest's. */
+ * give (tests/06-warp-aggregation.cu): the same values in any order; where not, the lab's check
+ * on the host says what is wrong (wa_verify). key: the digest's. */
 static const char *verify(void *ctx, void *const *buf, unsigned long long key)
 {
     static char why[2048];
     const wa_size *z = ctx;
     size_t cap = wa_capacity(z->launcher, z->n);
     gl_digest want = wa_expected_digest(buf[IN], z->n, wa_is_filter(z->launcher), key), got;
+    const char *host;
     int count;
-    why[0] = '\0';
     GL_CUDA(cudaMemcpy(&count, buf[COUNT], sizeof count, cudaMemcpyDeviceToHost));
     if (count != (int)want.count) {
         snprintf(why, sizeof why, "it left *count = %d, expected %zu: every call appends the "
@@ -153,19 +103,12 @@ static const char *verify(void *ctx, void *const *buf, unsigned long long key)
         return why;
     }
     got = gl_device_digest_ints(buf[OUT], (size_t)count, key);
-    if (got.sum != want.sum || got.xor_ != want.xor_ ||
-        gl_device_count_not((int *)buf[OUT] + count, (cap - (size_t)count) * sizeof(int),
-                            GL_POISON_BYTE))
-        explain(z, buf, why, sizeof why);
-    return why;
-}
-
-/* The lab's problem for launcher at z's n, with the suite's check. */
-static gl_problem checked(const char *launcher, wa_size *z)
-{
-    gl_problem p = wa_problem(launcher, z);
-    p.verify = verify;
-    return p;
+    if (got.sum == want.sum && got.xor_ == want.xor_ &&
+        !gl_device_count_not((int *)buf[OUT] + count, (cap - (size_t)count) * sizeof(int),
+                             GL_POISON_BYTE))
+        return "";
+    host = wa_verify(ctx, buf, key);
+    return *host ? host : "out[0, *count) is not the multiset of values its input gives";
 }
 
 /* it only enqueues its work: 2^20 + 3 elements behind a 150 ms kernel */
@@ -202,29 +145,29 @@ static int elections(const gl_ptx_entry *e)
 
 static void expect_aggregated_filter(const char *kernel, const char *how)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_given_ptx("filter_atomic_kernel", &e);
-    gl_given_tells_apart(!elections(&e) && !gl_ptx_count(&e, "shfl.sync"),
+    gl_ptx_entry given;
+    char *ptx = gl_given_ptx("filter_atomic_kernel", &given); /* given's text */
+    const gl_ptx_entry *e;
+    gl_given_tells_apart(!elections(&given) && !gl_ptx_count(&given, "shfl.sync"),
                          "filter_atomic_kernel", "already has activemask or shfl.sync");
     free(ptx);
-    ptx = gl_kernel_ptx(kernel, &e);
-    if (elections(&e) == 0)
+    e = gl_kernel_entry(kernel);
+    if (elections(e) == 0)
         gl_check_fail("%s has no activemask or vote.ballot in its PTX: the warp never finds out "
                       "which of its lanes need a slot. %s",
                       kernel, how);
-    if (gl_ptx_count(&e, "popc") == 0)
+    if (gl_ptx_count(e, "popc") == 0)
         gl_check_fail("%s has no popc in its PTX: the number of slots the warp needs, and a "
                       "lane's rank among the lanes that need one, are population counts of the "
                       "active mask. %s",
                       kernel, how);
-    if (gl_ptx_count(&e, "shfl.sync") == 0)
+    if (gl_ptx_count(e, "shfl.sync") == 0)
         gl_check_fail("%s has no shfl.sync in its PTX: the leader's first slot reaches the "
                       "other lanes by a shuffle. %s",
                       kernel, how);
-    if (atomics(&e) > MAX_ATOMICS_IN_PTX)
+    if (atomics(e) > MAX_ATOMICS_IN_PTX)
         gl_check_fail("%s has %d atomic instructions in its PTX: the leader makes one",
-                      kernel, atomics(&e));
-    free(ptx);
+                      kernel, atomics(e));
 }
 
 GL_TEST(filter_coalesced_elects_a_leader, GL_TECHNIQUE, 2, 10,
@@ -245,17 +188,18 @@ GL_TEST(filter_intrinsics_elects_a_leader, GL_TECHNIQUE, 2, 10,
 
 static void check_warp_scan(const char *kernel)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_given_ptx("emit_atomic_kernel", &e);
-    gl_given_tells_apart(!gl_ptx_count(&e, "shfl.sync"), "emit_atomic_kernel", "has shfl.sync");
+    gl_ptx_entry given;
+    char *ptx = gl_given_ptx("emit_atomic_kernel", &given); /* given's text */
+    const gl_ptx_entry *e;
+    gl_given_tells_apart(!gl_ptx_count(&given, "shfl.sync"), "emit_atomic_kernel",
+                         "has shfl.sync");
     free(ptx);
-    ptx = gl_kernel_ptx(kernel, &e);
-    if (gl_ptx_count(&e, "shfl.sync.up") == 0)
+    e = gl_kernel_entry(kernel);
+    if (gl_ptx_count(e, "shfl.sync.up") == 0)
         gl_check_fail("%s has no shfl.sync.up in its PTX: the scan of the lanes' item counts is "
                       "__shfl_up_sync(FULL_MASK, sum, d), for d = 1, 2, 4, 8, 16",
                       kernel);
-    expect_one_atomic(&e, kernel, "warp", "lane 31");
-    free(ptx);
+    expect_one_atomic(e, kernel, "warp", "lane 31");
 }
 
 GL_TEST(emit_warp_scans, GL_TECHNIQUE, 3, 10, "warp emitter: shfl.sync.up scan, one atomic")
@@ -285,8 +229,8 @@ GL_TEST(emit_block_shares_totals, GL_TECHNIQUE, 3, 10, "block emitter: shared to
 }
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
- * The timed problem is the lab's, checked by the suite (checked: WA_SETS calls a round,
- * WA_ROUNDS rounds; every output by the digest of its multiset, not word by word). A timed
+ * The timed problem is the lab's, checked by the suite (WA_SETS calls a round, WA_ROUNDS
+ * rounds; every output by the digest of its multiset, not word by word). A timed
  * round costs about 1 ms besides its calls (measured on an H100: the pipe to the subject and
  * its synchronisation), so a round must be long against it: 12 calls of emit_block on 2^25
  * elements take about 3.3 ms. Not GL_FASTER: these tests have 300 s, and say ms per call. */
@@ -306,7 +250,8 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     static wa_size z;
     for (z.n = PERF_N; z.n > (1 << 20) && gl_pool_mib() < perf_mib(z.n);)
         z.n /= 2;
-    *p = checked(launcher, &z);
+    *p = wa_problem(launcher, &z);
+    p->verify = verify;
     return on && *on ? -1 : 0;
 }
 
@@ -342,9 +287,9 @@ GL_TEST(emit_block_vs_atomic, GL_PERFORMANCE, 5, 300, "block emitter far faster 
 
 /* ---- profile: Nsight Compute counters ---- */
 
-/* The atomic operations the SMs send to L2 (one 32-byte sector for each
- * lane that executes an atomic instruction), and the atomic instructions
- * (one for a warp, however many of its lanes execute it). */
+/* The atomic operations the SMs send to L2 (one 32-byte sector for each lane that executes an
+ * atomic instruction), and the atomic instructions (one for a warp, however many of its lanes
+ * execute it). */
 static const char *const atomic_metrics[] = {
     "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
     "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
@@ -396,51 +341,36 @@ GL_TEST(emit_block_atomics_per_block, GL_PROFILE, 5, 300, "block emitter: 1 atom
                  ops * WA_WARPS, MAX_BLOCK_ATOMICS_PER_BLOCK, ops);
 }
 
-/* Under Nsight Compute: one launcher, once, on n elements of random input; checked. */
-static const char *run_once(int argc, char **argv)
-{
-    const char *why;
-    gl_rng rng;
-    long n;
-    int *h;
-
-    if (argc != 2 || !gl_launcher_find(argv[0]) || gl_parse_long(argv[1], 0, 1L << 26, &n))
-        return "usage: LAUNCHER N";
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    h = wa_make(&rng, argv[0], (int)n, WA_RANDOM);
-    why = wa_check(argv[0], (int)n, h, 1);
-    free(h);
-    return why;
-}
-
-/* One call on a small input, to see which kernels a launcher launches. */
-static void probe(const char *launcher)
-{
-    gl_rng rng;
-    int *h;
-    gl_rng_init(&rng, gl_seed(), "probe");
-    h = wa_make(&rng, launcher, 1000, WA_RANDOM);
-    wa_check(launcher, 1000, h, 1);
-    free(h);
-}
-
-/* The lab's problem with the suite's check, for GL_QUEUED: LAUNCHER N, as a profile run names
- * it, or a probe's 1000 elements (random input). */
+/* The lab's problem (wa_problem, checked on the host), for the correctness tests, GL_QUEUED and
+ * the profile runs: LAUNCHER N [random|none|all] [twice], or a probe's 1000 elements of random
+ * input, one call. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
+    static const char *const inputs[] = {"random", "none", "all"}; /* wa_input's order */
     static wa_size z;
     long n = 1000;
-    if (!gl_launcher_find(launcher) ||
-        (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 0, 1L << 26, &n))))
+    int a, k;
+    if (!gl_launcher_find(launcher) || argc > 3 ||
+        (argc > 0 && gl_parse_long(argv[0], 0, 1L << 26, &n)))
         return -1;
-    z.n = (int)n;
-    *p = checked(launcher, &z);
+    z = (wa_size){.n = (int)n};
+    for (a = 1; a < argc; a++) {
+        for (k = 0; k < 3 && strcmp(argv[a], inputs[k]); k++)
+            ;
+        if (k < 3)
+            z.input = (wa_input)k;
+        else if (!strcmp(argv[a], "twice"))
+            z.twice = 1;
+        else
+            return -1;
+    }
+    *p = wa_problem(launcher, &z);
     return 0;
 }
 
 /* the largest test: WA_SETS inputs of PERF_N ints and outputs of 4 PERF_N ints, an input
  * made again and an output more (perf_mib's room: the sizes the suite always chose) */
 const gl_lab GL_LAB = {.name = "06-warp-aggregation", .file = "warp_aggregation.cu",
-                       .run_once = run_once, .probe = probe, .problem = problem, .timed = timed,
+                       .problem = problem, .timed = timed,
                        .pool_mib = (int)(((WA_SETS * (1LL + WA_MAX_ITEMS) + WA_MAX_ITEMS + 1) *
                                           PERF_N * (long long)sizeof(int)) >> 20) + 64};

@@ -1,6 +1,8 @@
-/* lab.c: lab 03-bank-conflicts described once (lab.h). */
+/* lab.c: lab 03-bank-conflicts described once (lab.h): the launchers, the tile Gram problem
+ * with its check and hints, and the conflict degree's patterns and check. */
 #include "lab.h"
 
+#include <cuda_runtime_api.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -77,6 +79,27 @@ int bc_is_double(const char *launcher)
 
 /* ---- tasks 1 and 3: the tile Gram matrices ---- */
 
+/* The correctness tests' input: random floats in [-1, 1), or doubles that are not just floats
+ * widened (their low bits random too). */
+static void fill_input(gl_rng *rng, size_t n, int dbl, void *in)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (dbl)
+            ((double *)in)[i] = gl_rng_float(rng, -1, 1) + 1e-9 * gl_rng_float(rng, -1, 1);
+        else
+            ((float *)in)[i] = gl_rng_float(rng, -1, 1);
+    }
+}
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes + 1);
+    if (!p)
+        gl_fail("out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
 /* Floats: T T^T is the product of the tile (its v rows) with its transpose
  * (rows past the end are zeros), so gl_matmul_ref gives each element and its
  * FP32 error bound. */
@@ -126,45 +149,6 @@ static double ref_double(const double *in, int rows, double *ref)
     return 2.0 * gamma * most + DBL_MIN;
 }
 
-void bc_gram_make(gl_rng *rng, int rows, int dbl, bc_problem *p)
-{
-    size_t n = (size_t)rows * BC_TILE, size = dbl ? sizeof(double) : sizeof(float), i;
-    memset(p, 0, sizeof *p);
-    p->rows = rows;
-    p->dbl = dbl;
-    p->in = malloc(n * size + 1);
-    p->ref = malloc(n * size + 1);
-    if (!dbl)
-        p->bound = malloc(n * sizeof(float) + 1);
-    if (!p->in || !p->ref || (!dbl && !p->bound))
-        gl_fail("out of host memory for %d rows of %d", rows, BC_TILE);
-    for (i = 0; i < n; i++) {
-        if (dbl) /* not just floats widened */
-            ((double *)p->in)[i] = gl_rng_float(rng, -1, 1) + 1e-9 * gl_rng_float(rng, -1, 1);
-        else
-            ((float *)p->in)[i] = gl_rng_float(rng, -1, 1);
-    }
-    if (dbl)
-        p->atol = ref_double(p->in, rows, p->ref);
-    else
-        ref_float(p->in, rows, p->ref, p->bound);
-}
-
-void bc_gram_free(bc_problem *p)
-{
-    free(p->in);
-    free(p->ref);
-    free(p->bound);
-    memset(p, 0, sizeof *p);
-}
-
-size_t bc_gram_compare(const bc_problem *p, const void *got, gl_cmp *cmp)
-{
-    size_t n = (size_t)p->rows * BC_TILE;
-    return p->dbl ? gl_compare_double(p->ref, got, n, p->atol, 0.0, cmp)
-                  : gl_compare_float_bound(p->ref, got, p->bound, n, cmp);
-}
-
 /* Is out[i] (flat index) in a column of the last tile that stands for a row
  * past the end? */
 static int past_the_end(size_t i, int rows)
@@ -173,73 +157,81 @@ static int past_the_end(size_t i, int rows)
     return row >= first && first + col >= (size_t)rows;
 }
 
-const char *bc_gram_check(const char *launcher, const bc_problem *p)
+/* What usually causes what the comparison found, in the lab's terms. */
+static const char *hint(const gl_cmp *c, int rows)
+{
+    if (c->unwritten == c->n)
+        return "Is the kernel still a TODO, or is it never launched?";
+    if (c->unwritten)
+        return "Some elements were never written: each tile needs its block of 32 x 32 threads, "
+               "and thread (r, s) writes out[first + s][r]";
+    if (past_the_end(c->diff[0].index, rows))
+        return "The last tile's rows past the end count as rows of zeros: store 0 in the tile "
+               "for rows first + s >= rows, so that their dot products are 0";
+    return "Thread (r, s) of the block writes out[first + s][r] = the sum over k of tile[s][k] * "
+           "tile[r][k], after __syncthreads()";
+}
+
+/* The correctness tests' check (buf: in, out, on the GPU): every element against the host's
+ * reference, each float within its own error bound, doubles within one bound for all. */
+static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
     static const int cols = BC_TILE;
-    size_t size = p->dbl ? sizeof(double) : sizeof(float), n = (size_t)p->rows * BC_TILE;
-    gl_buf in = gl_buf_alloc(n * size, 0), out = gl_buf_alloc(n * size, 0);
-    void *got = malloc(n * size + 1);
-    gl_guard_report g;
+    const bc_gram_size *z = ctx;
+    size_t n = (size_t)z->rows * BC_TILE, bytes = n * (z->dbl ? sizeof(double) : sizeof(float));
+    void *in = xmalloc(bytes), *ref = xmalloc(bytes), *got = xmalloc(bytes);
+    float *bound = z->dbl ? NULL : xmalloc(n * sizeof(float));
     gl_cmp cmp;
-
-    if (!got)
-        gl_fail("out of host memory for %d rows", p->rows);
+    size_t wrong;
+    (void)seed;
     why[0] = '\0';
-    gl_buf_upload(&in, p->in);
-    gl_buf_poison(&out);
-    if (p->dbl)
-        bc_gram_double(launcher, out.ptr, in.ptr, p->rows);
-    else
-        bc_gram(launcher, out.ptr, in.ptr, p->rows);
-    GL_CHECK_LAUNCH(launcher);
-    if (gl_buf_check_guards(&out, &g)) {
-        char d[512];
-        gl_guard_describe(&g, out.bytes, size, "out", d, sizeof d);
-        snprintf(why, sizeof why, "%s: the last tile has fewer than 32 rows when rows is not a "
-                 "multiple of 32; warp s writes row first + s of out only if first + s < rows", d);
-    } else if (gl_buf_check_guards(&in, &g)) {
-        snprintf(why, sizeof why, "wrote outside `in`, which is read-only input");
+    GL_CUDA(cudaMemcpy(in, buf[0], bytes, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(got, buf[1], bytes, cudaMemcpyDeviceToHost));
+    if (z->dbl) {
+        double atol = ref_double(in, z->rows, ref);
+        wrong = gl_compare_double(ref, got, n, atol, 0.0, &cmp);
     } else {
-        gl_buf_download(&out, got);
-        if (bc_gram_compare(p, got, &cmp)) {
-            char d[1024];
-            gl_cmp_describe(&cmp, "out", gl_index_2d, &cols, d, sizeof d);
-            snprintf(why, sizeof why, "%s. %s", d,
-                     cmp.unwritten == cmp.n
-                         ? "Is the kernel still a TODO, or is it never launched?"
-                     : cmp.unwritten
-                         ? "Some elements were never written: each tile needs its block of 32 x "
-                           "32 threads, and thread (r, s) writes out[first + s][r]"
-                     : past_the_end(cmp.diff[0].index, p->rows)
-                         ? "The last tile's rows past the end count as rows of zeros: store 0 "
-                           "in the tile for rows first + s >= rows, so that their dot products "
-                           "are 0"
-                         : "Thread (r, s) of the block writes out[first + s][r] = the sum over "
-                           "k of tile[s][k] * tile[r][k], after __syncthreads()");
-        }
+        ref_float(in, z->rows, ref, bound);
+        wrong = gl_compare_float_bound(ref, got, bound, n, &cmp);
     }
-    gl_buf_free(&in);
-    gl_buf_free(&out);
+    if (wrong) {
+        char d[1024];
+        gl_cmp_describe(&cmp, "out", gl_index_2d, &cols, d, sizeof d);
+        snprintf(why, sizeof why, "%s. %s", d, hint(&cmp, z->rows));
+    }
+    free(in);
+    free(ref);
     free(got);
+    free(bound);
     return why;
 }
 
-/* The grader's timed problem: rows x 32 random floats in [-1, 1), or doubles (pairs of floats
- * in [1, 2), whose high one makes a double in [2^-7, 2)); the kit's unpadded kernel the
- * reference. Two right FP32 results of one element differ by at most twice the bound of a dot
- * product of 32 terms (gl_matmul.h), 2 gamma_33 (u = 2^-24) times the sum of |products|, below
- * 32 here; doubles (positive inputs): 1e-12 relative, far above 2 gamma_33 (u = 2^-53). A
- * dropped or repeated product misses them by far. */
+/* The input: the demo's (given), or made from seed: the correctness tests' on the host
+ * (fill_input); the timed problem's on the GPU, floats in [-1, 1) or doubles made of pairs of
+ * floats in [1, 2), whose high one makes a double in [2^-7, 2) (fresh inputs for 8 calls a
+ * round: the host would take longer than the calls). */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const bc_gram_size *z = ctx;
-    size_t n = (size_t)z->rows * BC_TILE;
-    (void)k;
-    if (z->dbl)
-        gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
-    else
-        gl_device_fill_float(dst, n, -1.0f, 1.0f, seed);
+    size_t n = (size_t)z->rows * BC_TILE, bytes = n * (z->dbl ? sizeof(double) : sizeof(float));
+    void *in;
+    gl_rng rng;
+    (void)k; /* the input, the one buffer made */
+    if (z->given) {
+        GL_CUDA(cudaMemcpy(dst, z->given, bytes, cudaMemcpyHostToDevice));
+    } else if (z->timed) {
+        if (z->dbl)
+            gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
+        else
+            gl_device_fill_float(dst, n, -1.0f, 1.0f, seed);
+    } else {
+        in = xmalloc(bytes);
+        gl_rng_init(&rng, seed, "03-bank-conflicts: in");
+        fill_input(&rng, n, z->dbl, in);
+        GL_CUDA(cudaMemcpy(dst, in, bytes, cudaMemcpyHostToDevice));
+        free(in);
+    }
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
@@ -255,22 +247,64 @@ gl_problem bc_gram_problem(const char *launcher, void *size)
 {
     const double u = ldexp(1.0, -24), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
     bc_gram_size *z = size;
-    size_t bytes;
+    gl_cmp_kind kind;
+    size_t elem, bytes;
     gl_problem p;
     z->dbl = bc_is_double(launcher);
-    bytes = (size_t)z->rows * BC_TILE * (z->dbl ? sizeof(double) : sizeof(float));
+    kind = z->dbl ? GL_CMP_DOUBLE : GL_CMP_FLOAT;
+    elem = z->dbl ? sizeof(double) : sizeof(float);
+    bytes = (size_t)z->rows * BC_TILE * elem;
     p = (gl_problem){.what = z->what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1,
                      .ctx = z, .make = problem_make, .call = problem_call,
-                     .reference = z->dbl ? "tile_gram_double" : "tile_gram"};
+                     .inputs_read_only = 1};
     snprintf(z->what, sizeof z->what, "on %d rows", z->rows);
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes};
-    if (z->dbl)
-        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_DOUBLE,
-                                    .atol = 1e-12, .rtol = 1e-12, .row = BC_TILE};
-    else
-        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_FLOAT,
-                                    .atol = 2.0 * gamma * BC_TILE, .row = BC_TILE};
+    /* a missing row bound writes the last tile whole: up to 31 rows past the end */
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .cmp = kind,
+                                .outside = "in is the read-only input",
+                                .guard = BC_TILE * BC_TILE * elem};
+    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = kind, .row = BC_TILE,
+                                .outside = "the last tile has fewer than 32 rows when rows is "
+                                           "not a multiple of 32; warp s writes row first + s of "
+                                           "out only if first + s < rows",
+                                .guard = BC_TILE * BC_TILE * elem};
+    /* The timed problem's reference is the kit's unpadded kernel of the type, on the GPU (the
+     * host's of 2^20 rows would take seconds a call). Two right FP32 results of one element
+     * differ by at most twice the bound of a dot product of 32 terms (gl_matmul.h), 2 gamma_33
+     * (u = 2^-24) times the sum of |products|, below 32 here; doubles (positive inputs): 1e-12
+     * relative, far above 2 gamma_33 (u = 2^-53). A dropped or repeated product misses them
+     * by far. */
+    if (!z->timed) {
+        p.verify = verify;
+    } else if (z->dbl) {
+        p.reference = "tile_gram_double";
+        p.buf[1].atol = p.buf[1].rtol = 1e-12;
+    } else {
+        p.reference = "tile_gram";
+        p.buf[1].atol = 2.0 * gamma * BC_TILE;
+    }
     return p;
+}
+
+void bc_gram_make(gl_rng *rng, int rows, int dbl, bc_problem *p)
+{
+    size_t n = (size_t)rows * BC_TILE;
+    p->rows = rows;
+    p->dbl = dbl;
+    p->in = xmalloc(n * (dbl ? sizeof(double) : sizeof(float)));
+    fill_input(rng, n, dbl, p->in);
+}
+
+void bc_gram_free(bc_problem *p)
+{
+    free(p->in);
+    p->in = NULL;
+}
+
+const char *bc_gram_check(const char *launcher, const bc_problem *p)
+{
+    bc_gram_size z = {.rows = p->rows, .given = p->in};
+    gl_problem g = bc_gram_problem(launcher, &z);
+    return gl_problem_check(launcher, &g, 0);
 }
 
 /* ---- task 2: the conflict degree ---- */

@@ -1,6 +1,6 @@
 /* lab.h: lab 03-bank-conflicts described once, for its demo (demo.c) and
- * its grader (tests/03-bank-conflicts.c): the launchers, the inputs, the
- * references, and the checks with their hints. */
+ * its grader (tests/03-bank-conflicts.c): the launchers, the tile Gram
+ * problem (its input, check and hints), and the conflict degree's check. */
 #ifndef BANK_CONFLICTS_LAB_H
 #define BANK_CONFLICTS_LAB_H
 
@@ -21,38 +21,33 @@ void bc_probe(int *sink, const int *words, int iters);
 /* Is launcher one of the tile Gram matrices on doubles? */
 int bc_is_double(const char *launcher);
 
-/* A problem for the tile Gram matrices: rows x BC_TILE random values in
- * [-1, 1), floats or doubles, and the expected out (all malloc'ed). Floats:
- * each element's FP32 error bound (gl_matmul.h: T T^T is a matrix product);
- * doubles: one bound for all (the same bound in FP64, for the GPU's sum and
- * the reference's). */
+/* The tile Gram matrices' problem (gl_problem.h), for the grader's correctness tests, queued
+ * test and profile runs, and the demo: rows x BC_TILE random values in [-1, 1) of the
+ * launcher's type (doubles not just floats widened), made on the host; out checked on the host
+ * (.verify), floats each within its own FP32 error bound (gl_matmul.h: T T^T is a matrix
+ * product), doubles within one bound for all (the same bound in FP64, for the GPU's sum and the
+ * reference's); guard zones a whole tile wide. With timed set, the grader's timed problem:
+ * inputs made on the GPU, the kit's unpadded kernel of the type the reference. size: a
+ * bc_gram_size (its type and what are set from the launcher and rows); it must outlive the
+ * problem. */
 typedef struct {
-    int rows, dbl;
-    void *in, *ref; /* rows x BC_TILE each */
-    float *bound;   /* floats */
-    double atol;    /* doubles */
-} bc_problem;
-
-void bc_gram_make(gl_rng *rng, int rows, int dbl, bc_problem *p);
-void bc_gram_free(bc_problem *p);
-
-/* Compares got (rows x BC_TILE, on the host) with p's expected out; returns
- * the number of wrong elements. */
-size_t bc_gram_compare(const bc_problem *p, const void *got, gl_cmp *cmp);
-
-/* Runs a tile-Gram launcher once on p's input (poisoned output, guard zones)
- * and checks everything about the result. Returns "" if right, else why not,
- * in the lab's terms (a static buffer). */
-const char *bc_gram_check(const char *launcher, const bc_problem *p);
-
-/* The problem the grader times and queues (gl_problem.h): rows x BC_TILE random values of the
- * launcher's type, the kit's unpadded kernel of that type the reference. size: a bc_gram_size
- * (its type and what are set from the launcher and rows). */
-typedef struct {
-    int rows, dbl;
+    int rows;
+    int timed;         /* the grader's timed problem */
+    const void *given; /* the input on the host (the demo's), or NULL: made from the seed */
+    int dbl;           /* set from the launcher */
     char what[64];
 } bc_gram_size;
 gl_problem bc_gram_problem(const char *launcher, void *size);
+
+/* The demo's input: rows x BC_TILE values as the correctness tests' (malloc'ed), and one
+ * launcher checked on it as they check it (bc_gram_problem; "" if right, else why). */
+typedef struct {
+    int rows, dbl;
+    void *in;
+} bc_problem;
+void bc_gram_make(gl_rng *rng, int rows, int dbl, bc_problem *p);
+void bc_gram_free(bc_problem *p);
+const char *bc_gram_check(const char *launcher, const bc_problem *p);
 
 /* Asks bank_conflict_degree about a pattern where lane i reads word words[i]
  * (what: its name) and checks its answer against want, the wavefronts the

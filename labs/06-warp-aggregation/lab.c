@@ -1,6 +1,8 @@
-/* lab.c: lab 06-warp-aggregation described once (lab.h). */
+/* lab.c: lab 06-warp-aggregation described once (lab.h): the launchers, the reference, and
+ * the problem with its input kinds, its two calls in a row and its check with the hints. */
 #include "lab.h"
 
+#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +53,11 @@ static void *xmalloc(size_t bytes)
     return p;
 }
 
-int *wa_make(gl_rng *rng, const char *name, int n, wa_input kind)
+/* n + WA_PAD elements of input of that kind for launcher `name`, on the host. */
+static void fill_input(gl_rng *rng, const char *name, size_t len, wa_input kind, int *h)
 {
-    size_t i, len = (size_t)n + WA_PAD;
     const int m = WA_MAX_ITEMS + 1;
-    int *h = xmalloc(len * sizeof(int));
+    size_t i;
     if (kind == WA_RANDOM)
         gl_fill_int(rng, h, len, -WA_RANGE, WA_RANGE);
     else if (wa_is_filter(name))
@@ -64,10 +66,10 @@ int *wa_make(gl_rng *rng, const char *name, int n, wa_input kind)
         for (i = 0; i < len; i++)
             h[i] = m * (int)gl_rng_range(rng, 0, WA_RANGE / m) +
                    (kind == WA_NONE ? 0 : WA_MAX_ITEMS);
-    return h;
 }
 
-const char *wa_input_name(const char *name, wa_input kind)
+/* The kind of input in words, for launcher `name` ("every element positive"). */
+static const char *input_name(const char *name, wa_input kind)
 {
     if (kind == WA_RANDOM)
         return "random input";
@@ -119,10 +121,10 @@ static void sort_ints(int *v, int *tmp, size_t n)
     }
 }
 
-typedef enum { COUNT_WRONG, PAST_COUNT, VALUES_WRONG } problem;
+typedef enum { COUNT_WRONG, PAST_COUNT, VALUES_WRONG } fault;
 
 /* What usually causes what the check found, in the lab's terms. */
-static const char *hint(const char *name, problem p, int got)
+static const char *hint(const char *name, fault p, int got)
 {
     if (p == COUNT_WRONG && got == 0)
         return !strcmp(name, "filter_coalesced") ? "Is atomic_inc_coalesced still a TODO?"
@@ -158,8 +160,11 @@ static const char *hint(const char *name, problem p, int got)
                  "warps before its own) + sum - k, both read after the second __syncthreads()";
 }
 
-int wa_check_values(const char *launcher, int *h_out, size_t room, int *ref, size_t expected,
-                    char *why, size_t len)
+/* A result whose *count was right (expected): nothing in out[expected, room) but the poison,
+ * and out[0, expected) the values of ref in any order (both sorted here, in place). Returns 0,
+ * or -1 with why (len bytes). */
+static int check_values(const char *launcher, int *h_out, size_t room, int *ref,
+                        size_t expected, char *why, size_t len)
 {
     size_t i, a = 0, b = 0, missing = 0, extra = 0, unwritten = 0;
     int first_missing = 0, first_extra = 0;
@@ -212,21 +217,17 @@ int wa_check_values(const char *launcher, int *h_out, size_t room, int *ref, siz
     return -1;
 }
 
-/* Why *count is wrong after call number `call` (1 or 2) of a row on one
- * counter that held -1 before the first; wrote_before_out: out[-1] was
- * written (what a kernel that counts on from -1 does). */
-static void describe_count(const char *name, int call, int got, size_t expected,
-                           int wrote_before_out, char *why, size_t len)
+/* Why *count is wrong after call number `call` (1 or 2) of a row on one counter that held -1
+ * before the first (a kernel that counts on from there writes out[-1]: a guard zone, which
+ * the check finds first and out's words explain). */
+static void describe_count(const char *name, int call, int got, size_t expected, char *why,
+                           size_t len)
 {
     const char *what = wa_is_filter(name) ? "positive elements" : "items";
     if (call == 1 && got == -1)
         snprintf(why, len, "*count is still -1, the value it held before the call: the launcher "
                  "sets *count = 0 on the stream first (cudaMemsetAsync, as given), also when n "
                  "is 0, and its kernel counts the %zu %s from there", expected, what);
-    else if (call == 1 && expected > 0 && got == (int)expected - 1 && wrote_before_out)
-        snprintf(why, len, "*count is %d, one less than the %zu %s, and out[-1] was written: it "
-                 "counted on from the -1 it held before the call. The launcher sets *count = 0 "
-                 "on the stream first (cudaMemsetAsync, as given)", got, expected, what);
     else if (call == 2 && expected > 0 && got == 2 * (int)expected)
         snprintf(why, len, "after a second call on the same counter, *count is %d, twice the "
                  "%zu %s: it counted on from the first call. The launcher sets *count = 0 on "
@@ -237,81 +238,65 @@ static void describe_count(const char *name, int call, int got, size_t expected,
                  hint(name, COUNT_WRONG, got));
 }
 
-/* The guard zones and the input after the calls; then the values. */
-static void check_result(const char *name, const int *h_in, size_t in_room, gl_buf *in,
-                         gl_buf *out, gl_buf *cnt, int *ref, size_t expected, char *why,
-                         size_t len)
-{
-    size_t room = out->bytes / sizeof(int);
-    int *h_out = xmalloc(out->bytes), *h_back = xmalloc(in->bytes);
-    gl_guard_report g;
-    char d[512];
+enum { IN, OUT, COUNT }; /* wa_problem's buffers */
 
-    if (gl_buf_check_guards(out, &g)) {
-        gl_guard_describe(&g, out->bytes, sizeof(int), "out's allocation", d, sizeof d);
-        snprintf(why, len, "%s: a slot outside out[0, *count)? %s", d, hint(name, PAST_COUNT, 1));
-    } else if (gl_buf_check_guards(cnt, &g)) {
-        gl_guard_describe(&g, cnt->bytes, sizeof(int), "count's allocation", d, sizeof d);
-        snprintf(why, len, "%s: count points to one int", d);
-    } else if (gl_buf_check_guards(in, &g)) {
-        snprintf(why, len, "wrote outside `in`, which is read-only input");
-    } else {
-        gl_buf_download(in, h_back);
-        gl_buf_download(out, h_out);
-        if (memcmp(h_back, h_in, in_room * sizeof(int)) != 0)
-            snprintf(why, len, "changed `in`: the input is read-only");
-        else
-            wa_check_values(name, h_out, room, ref, expected, why, len);
-    }
-    free(h_out);
-    free(h_back);
-}
-
-const char *wa_check(const char *launcher, int n, const int *h_in, int calls)
+const char *wa_verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
-    size_t in_room = (size_t)n + WA_PAD, room = wa_capacity(launcher, n) + 64;
-    size_t expected = wa_reference(launcher, h_in, n, NULL);
-    int *ref = xmalloc((expected + 1) * sizeof(int));
-    gl_buf in = gl_buf_alloc(in_room * sizeof(int), 0), out = gl_buf_alloc(room * sizeof(int), 0),
-           cnt = gl_buf_alloc(sizeof(int), 0);
-    gl_guard_report g;
-    int got = 0, call;
-
+    const wa_size *z = ctx;
+    size_t cap = wa_capacity(z->launcher, z->n), len = (size_t)z->n + WA_PAD, expected;
+    int *in = xmalloc(len * sizeof(int)), *out = xmalloc(cap * sizeof(int)),
+        *ref = xmalloc(cap * sizeof(int)), count;
+    (void)seed;
     why[0] = '\0';
-    wa_reference(launcher, h_in, n, ref);
-    gl_buf_upload(&in, h_in);
-    gl_buf_poison(&cnt);
-    for (call = 1; call <= calls && !why[0]; call++) {
-        gl_buf_poison(&out);
-        wa_run(launcher, out.ptr, cnt.ptr, in.ptr, n);
-        GL_CHECK_LAUNCH(launcher);
-        gl_buf_download(&cnt, &got);
-        if (got != (int)expected) {
-            int before = gl_buf_check_guards(&out, &g) && g.before > 0;
-            describe_count(launcher, call, got, expected, before, why, sizeof why);
-        }
-    }
-    if (!why[0])
-        check_result(launcher, h_in, in_room, &in, &out, &cnt, ref, expected, why, sizeof why);
-    gl_buf_free(&in);
-    gl_buf_free(&out);
-    gl_buf_free(&cnt);
+    GL_CUDA(cudaMemcpy(in, buf[IN], len * sizeof(int), cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(out, buf[OUT], cap * sizeof(int), cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(&count, buf[COUNT], sizeof count, cudaMemcpyDeviceToHost));
+    expected = wa_reference(z->launcher, in, z->n, ref);
+    if (z->twice && z->first_count != (int)expected)
+        describe_count(z->launcher, 1, z->first_count, expected, why, sizeof why);
+    else if (count != (int)expected)
+        describe_count(z->launcher, z->twice ? 2 : 1, count, expected, why, sizeof why);
+    else
+        check_values(z->launcher, out, cap, ref, expected, why, sizeof why);
+    free(in);
+    free(out);
     free(ref);
     return why;
 }
 
+/* The input: the demo's (given), random on the GPU, or of another kind on the host. */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const wa_size *z = ctx;
+    size_t len = (size_t)z->n + WA_PAD;
+    int *h;
+    gl_rng rng;
     (void)k; /* the input, the one buffer made */
-    gl_device_fill_int(dst, (size_t)z->n + WA_PAD, -WA_RANGE, WA_RANGE, seed);
+    if (z->given) {
+        GL_CUDA(cudaMemcpy(dst, z->given, len * sizeof(int), cudaMemcpyHostToDevice));
+    } else if (z->input == WA_RANDOM) {
+        gl_device_fill_int(dst, len, -WA_RANGE, WA_RANGE, seed);
+    } else {
+        h = xmalloc(len * sizeof(int));
+        gl_rng_init(&rng, seed, "06-warp-aggregation: in");
+        fill_input(&rng, z->launcher, len, z->input, h);
+        GL_CUDA(cudaMemcpy(dst, h, len * sizeof(int), cudaMemcpyHostToDevice));
+        free(h);
+    }
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    const wa_size *z = ctx;
-    wa_run(launcher, buf[1], buf[2], buf[0], z->n);
+    wa_size *z = ctx;
+    wa_run(launcher, buf[OUT], buf[COUNT], buf[IN], z->n);
+    if (!z->twice)
+        return;
+    /* a second call on the same counter, out poisoned again: it appends from *count = 0 too */
+    GL_CHECK_LAUNCH(launcher);
+    GL_CUDA(cudaMemcpy(&z->first_count, buf[COUNT], sizeof(int), cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemset(buf[OUT], GL_POISON_BYTE, wa_capacity(launcher, z->n) * sizeof(int)));
+    wa_run(launcher, buf[OUT], buf[COUNT], buf[IN], z->n);
 }
 
 gl_problem wa_problem(const char *launcher, void *size)
@@ -319,13 +304,28 @@ gl_problem wa_problem(const char *launcher, void *size)
     wa_size *z = size;
     size_t in = ((size_t)z->n + WA_PAD) * sizeof(int);
     gl_problem p = {.what = z->what, .inputs = 1, .outputs = 2, .ctx = z, .make = problem_make,
-                    .call = problem_call, .inputs_read_only = 1,
+                    .call = problem_call, .verify = wa_verify, .inputs_read_only = 1,
                     .work = (double)z->n * sizeof(int), .sets = WA_SETS, .rounds = WA_ROUNDS,
                     .baseline_sets = WA_BASELINE_SETS};
     z->launcher = launcher;
-    snprintf(z->what, sizeof z->what, "at n = %d", z->n);
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = in};
-    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = wa_capacity(launcher, z->n) * sizeof(int)};
-    p.buf[2] = (gl_problem_buf){.name = "count", .bytes = sizeof(int)};
+    snprintf(z->what, sizeof z->what, "at n = %d, %s", z->n, input_name(launcher, z->input));
+    snprintf(z->outside, sizeof z->outside, "a slot outside out[0, *count)? %s; out[-1] is the "
+             "slot of a kernel that counts on from the -1 *count held before the call: the "
+             "launcher sets *count = 0 on the stream first (cudaMemsetAsync, as given)",
+             hint(launcher, PAST_COUNT, 1));
+    p.buf[IN] = (gl_problem_buf){.name = "in", .bytes = in,
+                                 .outside = "in is the read-only input"};
+    p.buf[OUT] = (gl_problem_buf){.name = "out",
+                                  .bytes = wa_capacity(launcher, z->n) * sizeof(int),
+                                  .outside = z->outside};
+    p.buf[COUNT] = (gl_problem_buf){.name = "count", .bytes = sizeof(int),
+                                    .outside = "count points to one int"};
     return p;
+}
+
+const char *wa_check(const char *launcher, int n, const int *in, int calls)
+{
+    wa_size z = {.n = n, .twice = calls == 2, .given = in};
+    gl_problem p = wa_problem(launcher, &z);
+    return gl_problem_check(launcher, &p, 0);
 }

@@ -1,6 +1,6 @@
 /* lab.h: lab 06-warp-aggregation described once, for its demo (demo.c) and
- * its grader (tests/06-warp-aggregation.c): the launchers, the inputs, the
- * reference, and the check with its hints.
+ * its grader (tests/06-warp-aggregation.c): the launchers, the reference,
+ * and the problem with its input kinds and its check with the hints.
  *
  * Every launcher appends to out through one counter, in an order that the
  * atomics decide: a result is right when *count is, out[0, *count) holds
@@ -36,47 +36,42 @@ int wa_is_filter(const char *name);
 /* The ints out must have room for: n for a filter, WA_MAX_ITEMS * n for an emitter. */
 size_t wa_capacity(const char *name, int n);
 
-/* n + WA_PAD elements of input of that kind for launcher `name` (malloc'ed). */
-int *wa_make(gl_rng *rng, const char *name, int n, wa_input kind);
-
-/* The kind of input in words, for launcher `name` ("every element positive"). */
-const char *wa_input_name(const char *name, wa_input kind);
-
 /* The values launcher `name` appends for in[0, n), in element order, into
  * ref (NULL: count only). Returns how many. */
 size_t wa_reference(const char *name, const int *in, int n, int *ref);
 
-/* Runs launcher `calls` times in a row (1 or 2) on in[0, n) (n + WA_PAD
- * elements uploaded), on one counter that holds -1 before the first call,
- * out poisoned before each call, with guard zones; checks everything about
- * the result. Returns "" if right, else why not, in the lab's terms (a
- * static buffer). */
-const char *wa_check(const char *launcher, int n, const int *in, int calls);
-
-/* Checks a result whose *count was right (expected): nothing in out[expected,
- * room) but the poison, and out[0, expected) the values of ref in any order
- * (both are sorted here, in place). Returns 0, or -1 with why (len bytes). */
-int wa_check_values(const char *launcher, int *out, size_t room, int *ref, size_t expected,
-                    char *why, size_t len);
-
-/* The problem the grader times (common/gl_problem.h): n random elements in
- * [-WA_RANGE, WA_RANGE] (WA_PAD more past n), made on the GPU from the seed, and
- * launcher's out (wa_capacity ints) and *count; WA_SETS calls a round, each on its own
- * buffers, WA_ROUNDS rounds, WA_BASELINE_SETS calls a round of the given emit_atomic
- * (about 20 ms a call on an H100). It describes the buffers, their making and the call
- * only: out holds its values in any order, which a word-by-word comparison cannot judge,
- * so it has no reference, and the suite adds its own check of the outputs (.verify: the
- * digest of the multiset, on the GPU) before gl_perf_ms, gl_perf_queued or
- * gl_problem_check take it. size, a wa_size, holds the size, the launcher and the words,
- * and must outlive the problem. */
+/* The lab's problem (common/gl_problem.h), for the grader and the demo: n elements of input
+ * of a kind (WA_PAD more past n; random ones made on the GPU from the seed, in
+ * [-WA_RANGE, WA_RANGE], the other kinds on the host), launcher's out (wa_capacity ints) and
+ * *count, all three guarded, the input read-only; one call, or two in a row on one counter
+ * (twice: *count holds -1, the poison, before the first, and out is poisoned again before
+ * the second). Its check, wa_verify, is exact and on the host: *count after each call, nothing
+ * written from out[*count] on, and out[0, *count) the reference's values in any order (which
+ * slot a thread gets is a race); the grader's timed problem (2^25 elements, WA_SETS calls a
+ * round, WA_ROUNDS rounds, WA_BASELINE_SETS calls a round of the given emit_atomic, about
+ * 20 ms a call on an H100) takes the suite's digest on the GPU first. size, a wa_size, holds
+ * the size and the words, and must outlive the problem. */
 #define WA_SETS 12
 #define WA_ROUNDS 3
 #define WA_BASELINE_SETS 4
 typedef struct {
     int n;
+    wa_input input;       /* its kind (0: random) */
+    int twice;            /* two calls in a row */
+    const int *given;     /* the input on the host (the demo's), or NULL: made from the seed */
     const char *launcher; /* set by wa_problem: for the check */
-    char what[64];
+    int first_count;      /* set by a call twice: *count after the first */
+    char what[96];        /* set by wa_problem: "at n = 33, every element positive" */
+    char outside[768];    /* set by wa_problem: what a write outside out means */
 } wa_size;
 gl_problem wa_problem(const char *launcher, void *size);
+
+/* The problem's check of one call's outputs (buf: in, out, count, on the GPU): "" if right,
+ * else why, in the lab's words (a static buffer). */
+const char *wa_verify(void *ctx, void *const *buf, unsigned long long seed);
+
+/* The demo's check: launcher run `calls` times in a row (1 or 2) on in[0, n) (n + WA_PAD
+ * elements, on the host), checked as the grader checks it (wa_problem); "" if right. */
+const char *wa_check(const char *launcher, int n, const int *in, int calls);
 
 #endif
