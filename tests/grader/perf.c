@@ -120,10 +120,12 @@ static void verify(void *ctx, int round)
             p->make(p->ctx, k, again[k], buf_seed(p, round, i, k));
             if (k < p->inputs && p->inputs_read_only &&
                 gl_device_diff_words(again[k], r->set[i][k].ptr, p->buf[k].bytes / 4, &first)) {
-                gl_problem_where(&p->buf[k], first, at, sizeof at);
-                gl_check_fail("%s %s: in timed round %d its input %s changed at %s: the inputs "
-                              "are read-only",
-                              r->launcher, p->what, round, p->buf[k].name, at);
+                gl_problem_where(&p->buf[k], p->buf[k].cmp == GL_CMP_DOUBLE ? first / 2 : first,
+                                 at, sizeof at); /* the word's element */
+                gl_check_fail("%s %s: in timed round %d its input %s changed at %s: %s",
+                              r->launcher, p->what, round, p->buf[k].name, at,
+                              p->buf[k].outside ? p->buf[k].outside
+                                                : "the inputs are read-only");
             }
         }
         if (p->verify) {
