@@ -124,12 +124,10 @@ static void run_aligned(const char *launcher)
 static void check_vector_ops(const char *launcher, const char *kernel, const char *width,
                              int loads, int task)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
     const char *type = !strcmp(width, ".v2") ? "int2" : "int4";
-    int ld = gl_ptx_count_with(&e, "ld.global", width),
-        st = gl_ptx_count_with(&e, "st.global", width);
-    free(ptx);
+    int ld = gl_ptx_count_with(e, "ld.global", width),
+        st = gl_ptx_count_with(e, "st.global", width);
     if (ld < loads || st < 1)
         gl_check_fail("%s%s%s%s has %d ld.global%s and %d st.global%s instructions in its PTX: "
                       "task %d reads and writes through %s pointers (reinterpret_cast<const %s "
