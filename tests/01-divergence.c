@@ -4,7 +4,9 @@
  *                multiple of 32, of 64 (task 1's pair of warps) and of
  *                DIV_BLOCK or not), on whole blocks, large n and sizes drawn
  *                from the run's seed; random input, and blocks of one class;
- *                exact (unsigned integers); the launcher returns at once
+ *                each call checked on the lab's problem (gl_problem_check:
+ *                exact, the input read-only, nothing written past the
+ *                outputs); the launcher returns at once
  *   technique    in the kernels the launchers ran: classify_partitioned
  *                regroups in shared memory (an array and barriers); the
  *                contiguous block product has no tid % (2 s) (no rem in its
@@ -20,23 +22,15 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define BIG ((1 << 20) + 3)
 
-static void check(const char *launcher, const int *sizes, int nsizes, div_input kind)
+/* launcher right on each of the sizes, on the input a run names (lab.h: random, heavy, ...) */
+static void check(const char *launcher, const int *sizes, int nsizes, const char *input)
 {
-    gl_rng rng;
     int s;
-    gl_test_rng(&rng);
-    for (s = 0; s < nsizes; s++) {
-        unsigned *in = div_make(&rng, sizes[s], kind);
-        const char *why = div_check(launcher, sizes[s], in);
-        free(in);
-        if (*why)
-            gl_check_fail("%s with n = %d, %s: %s", launcher, sizes[s], div_input_name(kind),
-                          why);
-    }
+    for (s = 0; s < nsizes; s++)
+        gl_expect_right("%s %d %s", launcher, sizes[s], input);
 }
 
 /* tiny, and every class of n below a few blocks but whole ones: n % 32, n % 64
@@ -56,22 +50,22 @@ static void check_random(const char *launcher)
     sizes[0] = (int)gl_rng_range(&rng, 1, 1 << 18);
     sizes[1] = DIV_BLOCK * (int)gl_rng_range(&rng, 1, 1024);
     sizes[2] = 32 * (int)gl_rng_range(&rng, 1, 8192);
-    check(launcher, sizes, 3, DIV_RANDOM);
+    check(launcher, sizes, 3, "random");
 }
 
 /* The correctness tests of one launcher, label its name in the titles */
 #define CORRECTNESS(launcher, label)                                                          \
     GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 1000")               \
     {                                                                                         \
-        check(#launcher, small, 14, DIV_RANDOM);                                              \
+        check(#launcher, small, 14, "random");                                                \
     }                                                                                         \
     GL_TEST(launcher##_whole_blocks, GL_CORRECTNESS, 1, 15, label ", n a multiple of 256")    \
     {                                                                                         \
-        check(#launcher, whole, 4, DIV_RANDOM);                                               \
+        check(#launcher, whole, 4, "random");                                                 \
     }                                                                                         \
     GL_TEST(launcher##_large_n, GL_CORRECTNESS, 1, 15, label ", n = 2^20 + 3, + 96")          \
     {                                                                                         \
-        check(#launcher, big, 2, DIV_RANDOM);                                                 \
+        check(#launcher, big, 2, "random");                                                   \
     }                                                                                         \
     GL_TEST(launcher##_random, GL_CORRECTNESS, 1, 15, label ", n from the seed")              \
     {                                                                                         \
@@ -88,10 +82,10 @@ GL_TEST(classify_partitioned_one_class, GL_CORRECTNESS, 2, 15,
 {
     static const int sizes[] = {1, 255, 256, 257, 5000};
     static const int sorted[] = {BIG};
-    check("classify_partitioned", sizes, 5, DIV_ALL_HEAVY);
-    check("classify_partitioned", sizes, 5, DIV_ALL_LIGHT);
-    check("classify_partitioned", sizes, 5, DIV_ALTERNATING);
-    check("classify_partitioned", sorted, 1, DIV_PARTITIONED);
+    check("classify_partitioned", sizes, 5, "heavy");
+    check("classify_partitioned", sizes, 5, "light");
+    check("classify_partitioned", sizes, 5, "alternating");
+    check("classify_partitioned", sorted, 1, "partitioned");
 }
 
 /* it only enqueues its work: 2^20 + 3 elements behind a 150 ms kernel */
@@ -212,52 +206,24 @@ GL_COUNTER(classify_partitioned_threads_per_instruction, 5,
                    "classify: about 17, README.md). After regrouping, only the warp at the "
                    "boundary of each block mixes them, so it is near 32")
 
-/* Under Nsight Compute: one launcher, once, on n elements of the input
- * ("random" or "partitioned"); checked. */
-static const char *run_once(int argc, char **argv)
-{
-    static char why[2048];
-    unsigned *in;
-    gl_rng rng;
-    long n;
-
-    if (argc != 3 || !gl_launcher_find(argv[0]) || gl_parse_long(argv[1], 0, 1L << 26, &n) ||
-        (strcmp(argv[2], "random") && strcmp(argv[2], "partitioned")))
-        return "usage: LAUNCHER N random|partitioned";
-    gl_rng_init(&rng, gl_seed(), "run_once");
-    in = div_make(&rng, (int)n, strcmp(argv[2], "random") ? DIV_PARTITIONED : DIV_RANDOM);
-    snprintf(why, sizeof why, "%s", div_check(argv[0], (int)n, in));
-    free(in);
-    return why;
-}
-
-/* One call on a few blocks, to see which kernels a launcher launches. */
-static void probe(const char *launcher)
-{
-    unsigned *in;
-    gl_rng rng;
-    gl_rng_init(&rng, gl_seed(), "probe");
-    in = div_make(&rng, 3000, DIV_RANDOM);
-    div_check(launcher, 3000, in);
-    free(in);
-}
-
-/* The lab's problem (div_problem: random input) for GL_QUEUED: LAUNCHER N random, as a profile
- * run names it, or a probe's 3000 elements. */
+/* The lab's problem: LAUNCHER N INPUT, as the correctness tests and the profile runs name it
+ * (INPUT: random, heavy, light, alternating or partitioned), or a probe's 3000 random
+ * elements. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static div_size z;
     long n = 3000;
+    int input = DIV_RANDOM;
     if (!gl_launcher_find(launcher) ||
         (argc != 0 && (argc != 2 || gl_parse_long(argv[0], 0, 1L << 26, &n) ||
-                       strcmp(argv[1], "random"))))
+                       (input = div_input_of(argv[1])) < 0)))
         return -1;
     z.n = (int)n;
+    z.input = (div_input)input;
     *p = div_problem(launcher, &z);
     return 0;
 }
 
 /* the largest test: 16 inputs and 16 outputs of 2^24 elements (64 MiB), and the expected one */
-const gl_lab GL_LAB = {.name = "01-divergence", .file = "divergence.cu", .run_once = run_once,
-                       .probe = probe, .problem = problem, .timed = timed,
-                       .pool_mib = 34 * 65 + 64};
+const gl_lab GL_LAB = {.name = "01-divergence", .file = "divergence.cu", .problem = problem,
+                       .timed = timed, .pool_mib = 34 * 65 + 64};

@@ -4,7 +4,10 @@
  *                class of n % 4 (small, and with more vectors than the grid
  *                has threads), with out, a (in) and b one to three ints past
  *                a 16-byte boundary (the scalar fallback), and on sizes and
- *                offsets drawn from the run's seed; the launcher returns at once
+ *                offsets drawn from the run's seed, each call checked on the
+ *                lab's problem (gl_problem_check: exact, the inputs read-only,
+ *                nothing written outside out's n ints); the launcher returns
+ *                at once
  *   technique    ld.global.v2 / .v4 and st.global.v2 / .v4 in the PTX of the
  *                kernels that did the work on aligned pointers (and none in
  *                the given scalar copy)
@@ -17,7 +20,6 @@
 
 #include "lab.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,33 +28,13 @@
 
 #define LARGE (1 << 22) /* 2^20 int4 vectors: more than any grid of the lab has threads */
 
-/* ", out 1 and in 1 ints past a 256-byte boundary", or "" for aligned pointers. */
-static const char *where(const char *launcher, vl_offsets off, char *buf, size_t len)
-{
-    if (vl_is_copy(launcher))
-        snprintf(buf, len, ", out %d and in %d ints past a 256-byte boundary", off.out, off.a);
-    else
-        snprintf(buf, len, ", out %d, a %d and b %d ints past a 256-byte boundary", off.out,
-                 off.a, off.b);
-    return off.out || off.a || (off.b && !vl_is_copy(launcher)) ? buf : "";
-}
-
+/* launcher right on each of the sizes, its arrays off ints past a 256-byte boundary, the
+ * scaled add's factor k (run words: LAUNCHER N OUT A B K) */
 static void check(const char *launcher, const int *sizes, int nsizes, vl_offsets off, int k)
 {
-    char buf[128];
-    gl_rng rng;
-    int s, *a, *b;
-    gl_test_rng(&rng);
-    for (s = 0; s < nsizes; s++) {
-        const char *why;
-        vl_make(&rng, sizes[s], &a, &b);
-        why = vl_check(launcher, sizes[s], off, k, a, b);
-        free(a);
-        free(b);
-        if (*why)
-            gl_check_fail("%s with n = %d%s: %s", launcher, sizes[s],
-                          where(launcher, off, buf, sizeof buf), why);
-    }
+    int s;
+    for (s = 0; s < nsizes; s++)
+        gl_expect_right("%s %d %d %d %d %d", launcher, sizes[s], off.out, off.a, off.b, k);
 }
 
 /* tiny, and every class of n % 4 (and n % 2) around a block's 1024 ints */
@@ -142,12 +124,10 @@ static void run_aligned(const char *launcher)
 static void check_vector_ops(const char *launcher, const char *kernel, const char *width,
                              int loads, int task)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
     const char *type = !strcmp(width, ".v2") ? "int2" : "int4";
-    int ld = gl_ptx_count_with(&e, "ld.global", width),
-        st = gl_ptx_count_with(&e, "st.global", width);
-    free(ptx);
+    int ld = gl_ptx_count_with(e, "ld.global", width),
+        st = gl_ptx_count_with(e, "st.global", width);
     if (ld < loads || st < 1)
         gl_check_fail("%s%s%s%s has %d ld.global%s and %d st.global%s instructions in its PTX: "
                       "task %d reads and writes through %s pointers (reinterpret_cast<const %s "
@@ -244,14 +224,21 @@ GL_TEST(int4_load_instructions, GL_PROFILE, 5, 300, "int4 copy: 1 load per 128 i
                  v[0], n, per128, MAX_INT4_LOADS_PER_128, v[1]);
 }
 
-/* The problem of a profile run (LAUNCHER N: n aligned ints) or of a probe (3001). */
+/* The problem of a correctness test (LAUNCHER N OUT A B K: n ints, each array's start in ints
+ * past a 256-byte boundary, the scaled add's k), of a profile run (LAUNCHER N: aligned, k 3)
+ * or of a probe (3001 ints). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
+    static const long lo[] = {0, 0, 0, 0, -1000000}, hi[] = {1L << 28, 3, 3, 3, 1000000};
     static vl_size z;
-    long n = 3001;
-    if (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 0, 1L << 28, &n)))
+    long v[5] = {3001, 0, 0, 0, 3};
+    int i;
+    if (argc != 0 && argc != 1 && argc != 5)
         return -1;
-    z.n = (int)n;
+    for (i = 0; i < argc; i++)
+        if (gl_parse_long(argv[i], lo[i], hi[i], &v[i]))
+            return -1;
+    z = (vl_size){.n = (int)v[0], .at = {(int)v[1], (int)v[2], (int)v[3]}, .k = (int)v[4]};
     *p = vl_problem(launcher, &z);
     return 0;
 }
@@ -262,7 +249,7 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static vl_size z;
-    int arrays = 17 * (!strcmp(launcher, "gl_copy") || vl_is_copy(launcher) ? 2 : 3);
+    int arrays = 17 * (vl_is_copy(launcher) ? 2 : 3);
     for (z.n = 1 << 26; z.n > 1 << 22 && arrays * ((z.n >> 18) + 1) > gl_pool_mib();)
         z.n /= 2;
     *p = vl_problem(launcher, &z);

@@ -1,4 +1,5 @@
-/* lab.c: lab 01-divergence described once (lab.h). */
+/* lab.c: lab 01-divergence described once (lab.h): its launchers, and its problem with the
+ * inputs, the reference and the hints. */
 #include "lab.h"
 
 #include <stdio.h>
@@ -25,13 +26,26 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {NULL, NULL, NULL, 0},
 };
 
-void div_run(const char *name, unsigned *out, const unsigned *in, int n)
+/* Calls launcher `name` (all take out, in, n) of the program's build: in the demo, the linked
+ * one; in the grader, the student's in its own process, or the kit's own. */
+static void div_run(const char *name, unsigned *out, const unsigned *in, int n)
 {
     gl_arg a[] = {GL_P(out), GL_P(in), GL_I(n)};
     gl_exec(name, a);
 }
 
-div_work div_work_of(const char *launcher)
+/* What a launcher computes (divergence.h): the lane-parity hashes (task 1), the trap's
+ * hash_with by element parity (same_code_by_lane) or by warp parity (same_code_by_warp),
+ * classify_one (task 2), the block products (task 3). */
+typedef enum {
+    DIV_HASH,
+    DIV_SAME_CODE,
+    DIV_SAME_CODE_BY_WARP,
+    DIV_CLASSIFY,
+    DIV_BLOCK_PRODUCTS
+} div_work;
+
+static div_work work_of(const char *launcher)
 {
     if (!strncmp(launcher, "branch_by_", 10))
         return DIV_HASH;
@@ -44,55 +58,25 @@ div_work div_work_of(const char *launcher)
     return DIV_BLOCK_PRODUCTS;
 }
 
-size_t div_outputs(div_work what, int n)
+/* each input as a run names it, and as the messages say it */
+static const char *const input_words[] = {"random", "heavy", "light", "alternating",
+                                          "partitioned"};
+static const char *const input_names[] = {"random input", "every element heavy",
+                                          "every element light", "classes alternating",
+                                          "input partitioned by class"};
+
+int div_input_of(const char *word)
 {
-    return what == DIV_BLOCK_PRODUCTS ? (size_t)div_blocks(n) : (size_t)n;
+    int i;
+    for (i = 0; i <= DIV_PARTITIONED; i++)
+        if (!strcmp(word, input_words[i]))
+            return i;
+    return -1;
 }
 
-void div_reference(div_work what, const unsigned *in, unsigned *ref, int n)
+/* Regroups x[0, n) stably: the light elements first, then the heavy ones. */
+static void partition(unsigned *x, unsigned *heavy, int n)
 {
-    int i, b;
-    if (what == DIV_BLOCK_PRODUCTS) /* from 1, the identity: elements from n on change nothing */
-        for (b = 0; b < div_blocks(n); b++)
-            ref[b] = 1u;
-    for (i = 0; i < n; i++)
-        switch (what) {
-        case DIV_HASH:
-            ref[i] = i % 2 == 0 ? hash_even(in[i]) : hash_odd(in[i]);
-            break;
-        case DIV_SAME_CODE:
-            ref[i] = hash_with(in[i], i % 2 == 0 ? DIV_MULT_EVEN : DIV_MULT_ODD);
-            break;
-        case DIV_SAME_CODE_BY_WARP:
-            ref[i] = hash_with(in[i], i / 32 % 2 == 0 ? DIV_MULT_EVEN : DIV_MULT_ODD);
-            break;
-        case DIV_CLASSIFY:
-            ref[i] = classify_one(in[i]);
-            break;
-        case DIV_BLOCK_PRODUCTS:
-            ref[i / DIV_BLOCK] = gf_mul(ref[i / DIV_BLOCK], in[i]);
-            break;
-        }
-}
-
-const char *div_input_name(div_input kind)
-{
-    static const char *names[] = {"random input", "every element heavy", "every element light",
-                                  "classes alternating", "input partitioned by class"};
-    return names[kind];
-}
-
-static void *alloc_or_fail(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        gl_fail("out of host memory (%zu bytes)", bytes);
-    return p;
-}
-
-void div_partition(unsigned *x, int n)
-{
-    unsigned *heavy = alloc_or_fail((size_t)n * sizeof(unsigned));
     int i, light = 0, h = 0;
     for (i = 0; i < n; i++)
         if (is_heavy(x[i]))
@@ -100,32 +84,47 @@ void div_partition(unsigned *x, int n)
         else
             x[light++] = x[i];
     memcpy(x + light, heavy, (size_t)h * sizeof(unsigned));
-    free(heavy);
 }
 
-unsigned *div_make(gl_rng *rng, int n, div_input kind)
+/* Random bits made on the GPU; the other inputs set each element's class on the host. */
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
-    size_t room = (size_t)n + DIV_ROOM, i;
-    unsigned *x = alloc_or_fail(room * sizeof(unsigned));
-    for (i = 0; i < room; i++) {
-        unsigned v = (unsigned)gl_rng_next(rng);
-        if (kind == DIV_ALL_HEAVY || (kind == DIV_ALTERNATING && i % 2))
-            v |= DIV_HEAVY_MIN;
-        else if (kind == DIV_ALL_LIGHT || kind == DIV_ALTERNATING)
-            v &= ~DIV_HEAVY_MIN;
-        x[i] = v;
-    }
-    if (kind == DIV_PARTITIONED)
-        div_partition(x, n);
-    return x;
+    const div_size *z = ctx;
+    size_t bytes = (size_t)z->n * sizeof(unsigned), i;
+    unsigned *x, *spare;
+    (void)k;
+    gl_device_fill_bytes(dst, bytes, seed);
+    if (z->input == DIV_RANDOM)
+        return;
+    x = malloc(bytes + 1);
+    spare = malloc(bytes + 1);
+    if (!x || !spare)
+        gl_fail("out of host memory for %d elements", z->n);
+    GL_CUDA(cudaMemcpy(x, dst, bytes, cudaMemcpyDeviceToHost));
+    for (i = 0; i < (size_t)z->n; i++)
+        if (z->input == DIV_ALL_HEAVY || (z->input == DIV_ALTERNATING && i % 2))
+            x[i] |= DIV_HEAVY_MIN;
+        else if (z->input == DIV_ALL_LIGHT || z->input == DIV_ALTERNATING)
+            x[i] &= ~DIV_HEAVY_MIN;
+    if (z->input == DIV_PARTITIONED)
+        partition(x, spare, z->n);
+    GL_CUDA(cudaMemcpy(dst, x, bytes, cudaMemcpyHostToDevice));
+    free(x);
+    free(spare);
+}
+
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
+{
+    div_run(launcher, buf[1], buf[0], ((div_size *)ctx)->n);
 }
 
 /* What usually causes what the comparison found, in the lab's terms. */
-static const char *hint(div_work what, const gl_cmp *c)
+static const char *hint(void *ctx, const char *launcher, const gl_cmp *c)
 {
+    (void)ctx;
     if (c->unwritten == c->n)
         return "Is the kernel still a TODO, or is it never launched?";
-    switch (what) {
+    switch (work_of(launcher)) {
     case DIV_HASH:
     case DIV_SAME_CODE:
         if (c->unwritten)
@@ -156,92 +155,34 @@ static const char *hint(div_work what, const gl_cmp *c)
     return "";
 }
 
-const char *div_check(const char *launcher, int n, const unsigned *h_in)
-{
-    static char why[2048];
-    div_work what = div_work_of(launcher);
-    const char *name = what == DIV_BLOCK_PRODUCTS ? "products" : "out";
-    size_t room = (size_t)n + DIV_ROOM, bytes = room * sizeof(unsigned),
-           count = div_outputs(what, n), i;
-    unsigned *h_out = alloc_or_fail(bytes), *h_ref = alloc_or_fail(bytes),
-             *h_back = alloc_or_fail(bytes);
-    gl_buf in = gl_buf_alloc(bytes, 0), out = gl_buf_alloc(bytes, 0);
-    gl_guard_report g;
-    gl_cmp cmp;
-
-    why[0] = '\0';
-    div_reference(what, h_in, h_ref, n);
-    gl_buf_upload(&in, h_in);
-    gl_buf_poison(&out);
-    div_run(launcher, out.ptr, in.ptr, n);
-    GL_CHECK_LAUNCH(launcher);
-    if (gl_buf_check_guards(&out, &g)) {
-        char d[512];
-        gl_guard_describe(&g, out.bytes, sizeof(unsigned), "out's allocation", d, sizeof d);
-        snprintf(why, sizeof why, "%s: is the bounds test (i < n) missing?", d);
-    } else if (gl_buf_check_guards(&in, &g)) {
-        snprintf(why, sizeof why, "wrote outside `in`, which is read-only input");
-    } else {
-        gl_buf_download(&in, h_back);
-        gl_buf_download(&out, h_out);
-        for (i = count; i < room; i++)
-            if (h_out[i] != 0xffffffffu)
-                break;
-        if (memcmp(h_back, h_in, bytes) != 0)
-            snprintf(why, sizeof why, "changed `in`: the input is read-only");
-        else if (i < room)
-            snprintf(why, sizeof why, "wrote %s[%zu], past the last of its %zu %s: only %s",
-                     name, i, count, what == DIV_BLOCK_PRODUCTS ? "block products" : "elements",
-                     what == DIV_BLOCK_PRODUCTS
-                         ? "thread 0 of each block writes, at products[blockIdx.x]"
-                         : "elements i < n are written");
-        else if (gl_compare_uint(h_ref, h_out, count, &cmp)) {
-            char d[1024];
-            gl_cmp_describe(&cmp, name, NULL, NULL, d, sizeof d);
-            snprintf(why, sizeof why, "%s. %s", d, hint(what, &cmp));
-        }
-    }
-    gl_buf_free(&in);
-    gl_buf_free(&out);
-    free(h_out);
-    free(h_ref);
-    free(h_back);
-    return why;
-}
-
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    const div_size *z = ctx;
-    size_t bytes = (size_t)z->n * sizeof(unsigned);
-    unsigned *x;
-    (void)k;
-    gl_device_fill_bytes(dst, bytes, seed);
-    if (!z->partitioned)
-        return;
-    x = alloc_or_fail(bytes); /* the demo's: the same values, the light ones first */
-    GL_CUDA(cudaMemcpy(x, dst, bytes, cudaMemcpyDeviceToHost));
-    div_partition(x, z->n);
-    GL_CUDA(cudaMemcpy(dst, x, bytes, cudaMemcpyHostToDevice));
-    free(x);
-}
-
-static void problem_call(void *ctx, const char *launcher, void *const *buf)
-{
-    div_run(launcher, buf[1], buf[0], ((div_size *)ctx)->n);
-}
-
 gl_problem div_problem(const char *launcher, void *size)
 {
     static const char *const given[] = {[DIV_HASH] = "branch_by_lane", [DIV_CLASSIFY] = "classify",
                                         [DIV_BLOCK_PRODUCTS] = "block_products_interleaved"};
     div_size *z = size;
-    div_work what = div_work_of(launcher);
+    div_work what = work_of(launcher);
+    int products = what == DIV_BLOCK_PRODUCTS;
+    size_t bytes = (size_t)z->n * sizeof(unsigned);
+    /* guard zones past a stray write's reach: the last block's threads past n (a missing
+     * bounds test), and a page more; block products indexed by element reach n */
+    size_t guard = DIV_BLOCK * sizeof(unsigned) + 4096;
     gl_problem p = {.what = z->what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1,
                     .ctx = z, .make = problem_make, .call = problem_call,
-                    .reference = given[what] ? given[what] : launcher};
-    snprintf(z->what, sizeof z->what, "with n = %d (%s input)", z->n,
-             z->partitioned ? "partitioned" : "random");
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = (size_t)z->n * sizeof(unsigned)};
-    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = div_outputs(what, z->n) * sizeof(unsigned)};
+                    .reference = given[what] ? given[what] : launcher, .inputs_read_only = 1,
+                    .hint_of = hint};
+    if (z->partitioned)
+        z->input = DIV_PARTITIONED;
+    snprintf(z->what, sizeof z->what, "with n = %d, %s", z->n, input_names[z->input]);
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .guard = guard,
+                                .outside = "in is the read-only input"};
+    if (products)
+        p.buf[1] = (gl_problem_buf){
+            .name = "products", .bytes = (size_t)div_blocks(z->n) * sizeof(unsigned),
+            .guard = guard + bytes,
+            .outside = "only thread 0 of each block writes, at products[blockIdx.x]"};
+    else
+        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .guard = guard,
+                                    .outside = "only elements i < n are written (is the bounds "
+                                               "test i < n missing?)"};
     return p;
 }
