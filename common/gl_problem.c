@@ -53,6 +53,8 @@ int gl_problem_value(const gl_problem_buf *b, const void *expected, const void *
     else if (b->cmp == GL_CMP_DOUBLE)
         snprintf(out, len, "%.17g, expected %.17g within %.3g", g.d, e.d,
                  b->atol + b->rtol * fabs(e.d));
+    else if (b->cmp == GL_CMP_UINT)
+        snprintf(out, len, "%u, expected %u", (unsigned)g.i, (unsigned)e.i);
     else
         snprintf(out, len, "%d, expected %d", g.i, e.i);
     return 1;
@@ -106,6 +108,8 @@ void gl_problem_describe(const gl_problem *p, const gl_problem_buf *b, const cha
         gl_compare_float(e, g, n, b->atol, b->rtol, &c);
     else if (b->cmp == GL_CMP_DOUBLE)
         gl_compare_double(e, g, n, b->atol, b->rtol, &c);
+    else if (b->cmp == GL_CMP_UINT)
+        gl_compare_uint(e, g, n, &c);
     else
         gl_compare_int(e, g, n, &c);
     hint = p->hint_of ? p->hint_of(p->ctx, launcher, &c)

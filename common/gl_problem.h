@@ -17,7 +17,9 @@ extern "C" {
 
 #define GL_PROBLEM_BUFS 6
 
-typedef enum { GL_CMP_WORDS, GL_CMP_FLOAT, GL_CMP_DOUBLE } gl_cmp_kind;
+/* how an output's elements compare: 32-bit words exactly (shown as ints, or as unsigned
+ * ints), floats or doubles within a tolerance */
+typedef enum { GL_CMP_WORDS, GL_CMP_FLOAT, GL_CMP_DOUBLE, GL_CMP_UINT } gl_cmp_kind;
 
 typedef struct {
     const char *name; /* as the messages say it: "out", "a" */

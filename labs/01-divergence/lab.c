@@ -178,11 +178,11 @@ gl_problem div_problem(const char *launcher, void *size)
     if (products)
         p.buf[1] = (gl_problem_buf){
             .name = "products", .bytes = (size_t)div_blocks(z->n) * sizeof(unsigned),
-            .guard = guard + bytes,
+            .cmp = GL_CMP_UINT, .guard = guard + bytes,
             .outside = "only thread 0 of each block writes, at products[blockIdx.x]"};
     else
-        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .guard = guard,
-                                    .outside = "only elements i < n are written (is the bounds "
+        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_UINT,
+                                    .guard = guard, .outside = "only elements i < n are written (is the bounds "
                                                "test i < n missing?)"};
     return p;
 }
