@@ -4,9 +4,10 @@
  *                dimension a multiple of the block tiles, of 4, or neither),
  *                on the 128-bit path (k and n multiples of 4) and the scalar
  *                one, on misaligned pointers, and on a shape drawn from the
- *                run's seed; against a CPU reference in double with the FP32
- *                error bound of each element (lab.c, gl_matmul.h); the
- *                launchers return at once
+ *                run's seed, each on the lab's problem (lab.c, gl_matmul.h:
+ *                a CPU reference in double with the FP32 error bound of each
+ *                element, guards, read-only inputs); the launchers return at
+ *                once
  *   technique    from the PTX and the ptxas report of the kernels the
  *                launchers ran: shared tiles, barriers, multiply-adds per
  *                shared load (the register reuse of tasks 1 and 2), 128-bit
@@ -39,105 +40,71 @@
 #define PERF_SETS 4      /* calls per round, each on its own A, B and C: 768 MiB in all */
 #define PERF_SAMPLE 1024 /* random elements of C checked per call, besides its edges */
 
-/* ---- correctness ---- */
-
-typedef struct {
-    int m, n, k;
-} shape;
+/* ---- correctness: each shape a problem of GL_LAB.problem, checked by gl_problem_check ---- */
 
 /* tiny ones, k = 0 (C = 0), exactly one 128 x 128 x 8 tile */
-static const shape small[] = {{1, 1, 1}, {1, 1, 300}, {7, 5, 0}, {4, 4, 1024}, {128, 128, 8}};
+static const char *const small[] = {"1 1 1", "1 1 300", "7 5 0", "4 4 1024", "128 128 8"};
 /* n or k not a multiple of 4 (the scalar path), nor of the tiles; m a multiple of
  * 128 or of 64 only with n or k odd */
-static const shape odd[] = {{129, 127, 9}, {300, 301, 302}, {257, 1000, 33}, {256, 129, 64},
-                            {64, 200, 30}};
+static const char *const odd[] = {"129 127 9", "300 301 302", "257 1000 33", "256 129 64",
+                                  "64 200 30"};
 /* k and n multiples of 4 (the 128-bit path); m, n, k multiples of the tiles, of 64
  * only, of 8 (BK) or of 4 only */
-static const shape vector_path[] = {{256, 256, 256}, {260, 132, 68}, {192, 320, 100},
-                                    {384, 192, 40}};
+static const char *const vector_path[] = {"256 256 256", "260 132 68", "192 320 100",
+                                          "384 192 40"};
+/* 260 x 132 x 68 with a, b or c one float past a 16-byte boundary */
+static const char *const misaligned[] = {"260 132 68 a", "260 132 68 b", "260 132 68 c"};
 
-static void check(const char *launcher, const shape *shapes, int nshapes, int a_off, int b_off,
-                  int c_off)
+static void check(const char *launcher, const char *const *shapes, int nshapes)
 {
     int s;
-    for (s = 0; s < nshapes; s++) {
-        const shape *p = &shapes[s];
-        sgemm_problem prob;
-        const char *why;
-        gl_rng rng;
-        gl_test_rng(&rng);
-        sgemm_make(&rng, p->m, p->n, p->k, &prob);
-        why = sgemm_check(launcher, &prob, a_off, b_off, c_off, &rng);
-        if (*why)
-            gl_check_fail("%s with m = %d, n = %d, k = %d%s: %s", launcher, p->m, p->n, p->k,
-                          a_off ? ", a one float past a 16-byte boundary"
-                          : b_off ? ", b one float past a 16-byte boundary"
-                          : c_off ? ", c one float past a 16-byte boundary" : "",
-                          why);
-        sgemm_free(&prob);
-    }
-}
-
-static void check_misaligned(const char *launcher)
-{
-    check(launcher, &vector_path[1], 1, 1, 0, 0);
-    check(launcher, &vector_path[1], 1, 0, 1, 0);
-    check(launcher, &vector_path[1], 1, 0, 0, 1);
+    for (s = 0; s < nshapes; s++)
+        gl_expect_right("%s %s", launcher, shapes[s]);
 }
 
 /* A shape from the run's seed; n and k rounded up to multiples of 4 every
  * other seed, so that both paths come up. */
 static void check_random(const char *launcher)
 {
-    shape s;
     gl_rng rng;
+    int m, n, k;
     gl_test_rng(&rng);
-    s.m = (int)gl_rng_range(&rng, 1, 700);
-    s.n = (int)gl_rng_range(&rng, 1, 700);
-    s.k = (int)gl_rng_range(&rng, 0, 300);
+    m = (int)gl_rng_range(&rng, 1, 700);
+    n = (int)gl_rng_range(&rng, 1, 700);
+    k = (int)gl_rng_range(&rng, 0, 300);
     if (gl_rng_range(&rng, 0, 1)) {
-        s.n = (s.n + 3) / 4 * 4;
-        s.k = (s.k + 3) / 4 * 4;
+        n = (n + 3) / 4 * 4;
+        k = (k + 3) / 4 * 4;
     }
-    check(launcher, &s, 1, 0, 0, 0);
+    gl_expect_right("%s %d %d %d", launcher, m, n, k);
 }
 
-/* The launcher only enqueues its kernel: 512^3, A copied in by a 150 ms kernel before it. */
-static void check_async(const char *launcher)
-{
-    gl_matmul z = {.m = 512, .n = 512, .k = 512, .sample = SGEMM_SAMPLE};
-    gl_problem p = sgemm_describe(launcher, &z);
-    gl_perf_queued(launcher, &p);
-}
-
-/* The correctness tests of one launcher, label its name in the titles; the points of
- * the test that it returns at once */
+/* The correctness tests of one launcher, label its name in the titles; the points of the
+ * test that it returns at once (at 512^3, A copied in by a 150 ms kernel before it) */
 #define CORRECTNESS(fn, label, async_points)                                                  \
     GL_TEST(fn##_small, GL_CORRECTNESS, 1, 15, label ": tiny, k = 0, one tile")               \
     {                                                                                         \
-        check("sgemm_" #fn, small, 5, 0, 0, 0);                                               \
+        check("sgemm_" #fn, small, 5);                                                        \
     }                                                                                         \
     GL_TEST(fn##_odd_sizes, GL_CORRECTNESS, 2, 15, label ": odd sizes (no 128-bit loads)")     \
     {                                                                                         \
-        check("sgemm_" #fn, odd, 5, 0, 0, 0);                                                 \
+        check("sgemm_" #fn, odd, 5);                                                          \
     }                                                                                         \
     GL_TEST(fn##_vector_path, GL_CORRECTNESS, 1, 15,                                          \
             label ": k, n multiples of 4 (128-bit loads fit)")                                 \
     {                                                                                         \
-        check("sgemm_" #fn, vector_path, 4, 0, 0, 0);                                         \
+        check("sgemm_" #fn, vector_path, 4);                                                  \
     }                                                                                         \
     GL_TEST(fn##_misaligned, GL_CORRECTNESS, 1, 15, label ": misaligned a, b, c")             \
     {                                                                                         \
-        check_misaligned("sgemm_" #fn);                                                       \
+        check("sgemm_" #fn, misaligned, 3);                                                   \
     }                                                                                         \
     GL_TEST(fn##_random, GL_CORRECTNESS, 1, 15, label ": a shape drawn from the seed")        \
     {                                                                                         \
         check_random("sgemm_" #fn);                                                           \
     }                                                                                         \
-    GL_TEST(fn##_async, GL_CORRECTNESS, async_points, 30, label ": launcher returns at once") \
-    {                                                                                         \
-        check_async("sgemm_" #fn);                                                            \
-    }
+    GL_QUEUED(fn##_async, async_points, label ": launcher returns at once",                   \
+              .run = "sgemm_" #fn " 512")
 
 CORRECTNESS(blocktiled_1d, "1D tiles", 1)
 CORRECTNESS(blocktiled_2d, "2D tiles", 1)
@@ -454,18 +421,33 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     return on && *on ? -1 : 0;
 }
 
-/* The problem of a profile run (LAUNCHER DIM: m = n = k = DIM) or of a probe (160 x 136 x 24:
- * the 128-bit path, partial block tiles). */
+/* The problem of a profile run (LAUNCHER DIM: m = n = k = DIM), of a correctness test
+ * (LAUNCHER M N K, then a, b or c to start that matrix one float past a 16-byte boundary) or of
+ * a probe (160 x 136 x 24: the 128-bit path, partial block tiles). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static gl_matmul z;
-    long dim = 0;
-    if (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 1, 8192, &dim)))
+    static const char *const matrices[] = {"a", "b", "c"};
+    long d[3] = {160, 136, 24}; /* m, n, k */
+    int i;
+    z = (gl_matmul){.sample = SGEMM_SAMPLE};
+    if (argc == 1) {
+        if (gl_parse_long(argv[0], 1, 8192, &d[0]))
+            return -1;
+        d[1] = d[2] = d[0];
+    } else if (argc != 0 && argc != 3 && argc != 4) {
         return -1;
-    z.m = dim ? (int)dim : 160;
-    z.n = dim ? (int)dim : 136;
-    z.k = dim ? (int)dim : 24;
-    z.sample = SGEMM_SAMPLE;
+    }
+    for (i = 0; argc >= 3 && i < 3; i++)
+        if (gl_parse_long(argv[i], i == 2 ? 0 : 1, 8192, &d[i]))
+            return -1;
+    for (i = 0; argc == 4 && i < 3; i++)
+        z.misaligned[i] = !strcmp(argv[3], matrices[i]);
+    if (argc == 4 && !z.misaligned[0] && !z.misaligned[1] && !z.misaligned[2])
+        return -1;
+    z.m = (int)d[0];
+    z.n = (int)d[1];
+    z.k = (int)d[2];
     *p = sgemm_describe(launcher, &z);
     return 0;
 }
