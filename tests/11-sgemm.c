@@ -113,6 +113,14 @@ CORRECTNESS(prefetch, "prefetch", 2)
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
 
+/* A technique test of the kernels that did sgemm_FN's work (GL_FOR_EACH_KERNEL): check, a
+ * statement, runs on each, named k. */
+#define TECHNIQUE(id, points, title, fn, check)                                               \
+    GL_TEST(id, GL_TECHNIQUE, points, 10, title)                                              \
+    {                                                                                         \
+        GL_FOR_EACH_KERNEL("sgemm_" #fn, "sgemm_" #fn "_kernel", k) check;                    \
+    }
+
 /* Total bytes of the kernel's __shared__ arrays (an extern one as large as its launches made
  * it). */
 static long shared_total(const char *kernel, const char *lesson)
@@ -196,12 +204,8 @@ static void check_register_reuse(const char *kernel)
                  r, MIN_1D_FMA_PER_SHARED_LOAD, given);
 }
 
-GL_TEST(blocktiled_1d_register_reuse, GL_TECHNIQUE, 2, 10,
-        "1D tiles: shared tiles, barriers, FMAs per shared load")
-{
-    GL_FOR_EACH_KERNEL("sgemm_blocktiled_1d", "sgemm_blocktiled_1d_kernel", k)
-        check_register_reuse(k);
-}
+TECHNIQUE(blocktiled_1d_register_reuse, 2, "1D tiles: shared tiles, barriers, FMAs per shared load",
+          blocktiled_1d, check_register_reuse(k))
 
 static void check_register_tile(const char *kernel)
 {
@@ -220,12 +224,8 @@ static void check_register_tile(const char *kernel)
                  MIN_2D_FMA_PER_SHARED_LOAD);
 }
 
-GL_TEST(blocktiled_2d_register_tile, GL_TECHNIQUE, 2, 10,
-        "2D tiles: shared tiles, barriers, FMAs per shared load")
-{
-    GL_FOR_EACH_KERNEL("sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", k)
-        check_register_tile(k);
-}
+TECHNIQUE(blocktiled_2d_register_tile, 2, "2D tiles: shared tiles, barriers, FMAs per shared load",
+          blocktiled_2d, check_register_tile(k))
 
 /* 128-bit loads from global memory (ld.global.v4.f32, or .nc) and from
  * shared memory (ld.shared.v4). */
@@ -252,15 +252,10 @@ static void check_128bit(const char *kernel, int task)
     gl_test_note("%d ld.global.v4 and %d ld.shared.v4 in the PTX", global_v4, shared_v4);
 }
 
-GL_TEST(vectorized_128bit_loads, GL_TECHNIQUE, 3, 10, "vectorized: ld.global.v4, ld.shared.v4")
-{
-    GL_FOR_EACH_KERNEL("sgemm_vectorized", "sgemm_vectorized_kernel", k) check_128bit(k, 3);
-}
-
-GL_TEST(prefetch_128bit_loads, GL_TECHNIQUE, 2, 10, "prefetch: ld.global.v4, ld.shared.v4")
-{
-    GL_FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_128bit(k, 4);
-}
+TECHNIQUE(vectorized_128bit_loads, 3, "vectorized: ld.global.v4, ld.shared.v4", vectorized,
+          check_128bit(k, 3))
+TECHNIQUE(prefetch_128bit_loads, 2, "prefetch: ld.global.v4, ld.shared.v4", prefetch,
+          check_128bit(k, 4))
 
 static void check_two_buffers(const char *kernel)
 {
@@ -276,10 +271,8 @@ static void check_two_buffers(const char *kernel)
     gl_test_note("%ld bytes of shared tiles (needs %ld)", u.smem_bytes, need);
 }
 
-GL_TEST(prefetch_two_buffers, GL_TECHNIQUE, 2, 10, "prefetch: two buffers of each tile")
-{
-    GL_FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_two_buffers(k);
-}
+TECHNIQUE(prefetch_two_buffers, 2, "prefetch: two buffers of each tile", prefetch,
+          check_two_buffers(k))
 
 /* A register array indexed by a value the compiler cannot resolve at compile
  * time (a loop it does not unroll, a run-time index) is placed in local
@@ -306,22 +299,12 @@ static void check_no_local_memory(const char *kernel)
     gl_test_note("%d registers, no local memory", u.registers);
 }
 
-GL_TEST(blocktiled_2d_no_local_memory, GL_TECHNIQUE, 1, 10, "2D tiles: no local memory")
-{
-    GL_FOR_EACH_KERNEL("sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", k)
-        check_no_local_memory(k);
-}
-
-GL_TEST(vectorized_no_local_memory, GL_TECHNIQUE, 1, 10, "vectorized: no local memory")
-{
-    GL_FOR_EACH_KERNEL("sgemm_vectorized", "sgemm_vectorized_kernel", k) check_no_local_memory(k);
-}
-
-GL_TEST(prefetch_no_local_memory, GL_TECHNIQUE, 1, 10, "prefetch: no local memory")
-{
-    GL_FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_no_local_memory(k);
-}
-
+TECHNIQUE(blocktiled_2d_no_local_memory, 1, "2D tiles: no local memory", blocktiled_2d,
+          check_no_local_memory(k))
+TECHNIQUE(vectorized_no_local_memory, 1, "vectorized: no local memory", vectorized,
+          check_no_local_memory(k))
+TECHNIQUE(prefetch_no_local_memory, 1, "prefetch: no local memory", prefetch,
+          check_no_local_memory(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
  * Rates at 4096^3, bounds set well inside the measured effect (README.md has the numbers; the
@@ -383,21 +366,11 @@ static const gl_counter shared_wavefronts = {
                           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"},
     3, 1u << 0, 1u << 1, shared_detail};
 
-/* A wavefront returns at most 128 bytes: a warp's 128-bit load returns 512, so
- * it takes at least 4 wavefronts, one per quarter-warp (8 threads x 16
- * bytes), unless neighbouring threads read the same float4 (a broadcast),
- * which halves that to 2; within a quarter-warp, float4 in the same banks at
- * different addresses add wavefronts (conflicts). Per step i a warp (two
- * values of ty, tx 0 to 15) issues two loads of A, as[i][ty * 4] and
- * as[i][64 + ty * 4] (2 distinct float4, each read by a whole half-warp: 2
- * wavefronts each), and two of B, bs[i][tx * 4] and bs[i][64 + tx * 4] (16
- * consecutive float4, 8 per quarter-warp in a 128-byte span: 4 wavefronts
- * each, no conflict): (2 + 2 + 4 + 4) / 4 = 3.00, the minimum for these
- * accesses, and the H200 measured 3.00 (0 bank conflicts). An 8 x 8 square
- * per thread reads B at bs[i][tx * 8] and bs[i][tx * 8 + 4]: a quarter-warp's
- * 8 float4 lie 32 bytes apart, 256 bytes, 2 wavefronts per quarter-warp, 8 per
- * load: (2 + 2 + 8 + 8) / 4 = 5.00, measured
- * on the H200 by the wrong solution vectorized_square_tile. */
+/* A wavefront returns at most 128 bytes, a quarter-warp's 8 float4: the quadrants' loads take
+ * (2 + 2 + 4 + 4) / 4 = 3.00 per load instruction, the minimum (the H200 measured 3.00, no bank
+ * conflict); an 8 x 8 square per thread reads B's float4 32 bytes apart, (2 + 2 + 8 + 8) / 4 =
+ * 5.00 (measured on the wrong solution vectorized_square_tile). README.md ("Quadrants, not
+ * squares") derives both. */
 GL_COUNTER(vectorized_shared_wavefronts, 5, "vectorized: conflict-free 128-bit shared loads",
            .counter = &shared_wavefronts, .run = "sgemm_vectorized 512",
            .at_most = 4.5, /* the quadrants 3.00, an 8 x 8 square 5.00 */
@@ -427,27 +400,20 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static gl_matmul z;
-    static const char *const matrices[] = {"a", "b", "c"};
+    static const char matrices[] = "abc";
     long d[3] = {160, 136, 24}; /* m, n, k */
-    int i;
-    z = (gl_matmul){.sample = SGEMM_SAMPLE};
-    if (argc == 1) {
-        if (gl_parse_long(argv[0], 1, 8192, &d[0]))
-            return -1;
-        d[1] = d[2] = d[0];
-    } else if (argc != 0 && argc != 3 && argc != 4) {
+    int i, sizes = argc >= 3 ? 3 : argc;
+    const char *which = argc == 4 && argv[3][0] && !argv[3][1] ? strchr(matrices, argv[3][0])
+                                                              : NULL; /* the misaligned one */
+    if (argc == 2 || argc > 4 || (argc == 4 && !which))
         return -1;
-    }
-    for (i = 0; argc >= 3 && i < 3; i++)
+    for (i = 0; i < sizes; i++)
         if (gl_parse_long(argv[i], i == 2 ? 0 : 1, 8192, &d[i]))
             return -1;
-    for (i = 0; argc == 4 && i < 3; i++)
-        z.misaligned[i] = !strcmp(argv[3], matrices[i]);
-    if (argc == 4 && !z.misaligned[0] && !z.misaligned[1] && !z.misaligned[2])
-        return -1;
-    z.m = (int)d[0];
-    z.n = (int)d[1];
-    z.k = (int)d[2];
+    z = (gl_matmul){.m = (int)d[0], .n = (int)(argc == 1 ? d[0] : d[1]),
+                    .k = (int)(argc == 1 ? d[0] : d[2]), .sample = SGEMM_SAMPLE};
+    if (which)
+        z.misaligned[which - matrices] = 1;
     *p = sgemm_describe(launcher, &z);
     return 0;
 }
