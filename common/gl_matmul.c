@@ -1,7 +1,9 @@
 /* gl_matmul.c: the CPU reference of C = A B, its FP32 error bound, and the product as a
- * lab's problem (labs 09 and 11): its inputs, its call and its check on a sample. */
+ * lab's problem (labs 09 and 11): its inputs (aligned or not), its call, its buffers' guards
+ * and its check, whole or on a sample. */
 #include "gl_matmul.h"
 
+#include "gl_buffer.h"
 #include "gl_check.h"
 #include "gl_device_data.h"
 
@@ -145,8 +147,11 @@ size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, 
     return wrong;
 }
 
-size_t gl_matmul_check_device(const float *a, const float *b, const float *got, int m, int n,
-                              int k, int random, gl_rng *rng, gl_cmp *cmp)
+/* The sampled check on the GPU: a, b and got are device pointers, the sample (edges and
+ * `random` elements) is always taken, and the reference and its bound are computed as on the
+ * host: for timed calls, whose 4096^3 products would take the CPU seconds. */
+static size_t check_device(const float *a, const float *b, const float *got, int m, int n, int k,
+                           int random, gl_rng *rng, gl_cmp *cmp)
 {
     size_t samples, wrong, *where = sample_positions(m, n, random, rng, &samples);
     float *ref = alloc(samples * sizeof *ref), *bound = alloc(samples * sizeof *bound),
@@ -185,67 +190,91 @@ static void describe(const gl_matmul *z, const gl_cmp *cmp, int sampled, float b
         snprintf(why + w, len - w, ". %s", z->hint(z, cmp));
 }
 
-size_t gl_matmul_compare(const gl_matmul *z, const float *a, const float *b, const float *c,
-                         int on_device, gl_rng *rng, char *why, size_t len)
+/* Compares c with the product of a and b: host pointers with on_device 0 (every element up to
+ * z->full, else the sample), device pointers with on_device 1 (the sample). why gets what is
+ * wrong in z's words, the first wrong element's bound and z->hint's sentence ("" when right). */
+static void compare(const gl_matmul *z, const float *a, const float *b, const float *c,
+                    int on_device, gl_rng *rng, char *why, size_t len)
 {
     gl_cmp cmp;
     float bound = 0.0f, ref, picked;
     int m = z->m, n = z->n, k = z->k;
-    size_t wrong = on_device ? gl_matmul_check_device(a, b, c, m, n, k, z->sample, rng, &cmp)
+    size_t wrong = on_device ? check_device(a, b, c, m, n, k, z->sample, rng, &cmp)
                              : gl_matmul_check(a, b, c, m, n, k, z->full, z->sample, rng, &cmp);
-    if (len)
-        why[0] = '\0';
-    if (!wrong || !len)
-        return wrong;
+    why[0] = '\0';
+    if (!wrong)
+        return;
     if (cmp.shown > 0 && on_device)
         gl_device_matmul_sample(a, b, c, n, k, &cmp.diff[0].index, 1, &ref, &bound, &picked);
     else if (cmp.shown > 0)
         gl_matmul_ref_at(a, b, n, k, (int)(cmp.diff[0].index / (size_t)n),
                          (int)(cmp.diff[0].index % (size_t)n), &bound);
     describe(z, &cmp, on_device || (size_t)m * n > z->full, bound, why, len);
-    return wrong;
 }
 
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
+/* Matrix i's elements (A m x k, B k x n, C m x n) */
+static size_t count(const gl_matmul *z, int i)
+{
+    return i == 0 ? (size_t)z->m * z->k : i == 1 ? (size_t)z->k * z->n : (size_t)z->m * z->n;
+}
+
+/* Matrix i in its buffer: past the float before it where it is misaligned */
+static float *matrix(const gl_matmul *z, int i, void *buf)
+{
+    return (float *)buf + z->misaligned[i];
+}
+
+static void problem_make(void *ctx, int i, void *dst, unsigned long long seed)
 {
     const gl_matmul *z = ctx;
-    gl_device_fill_float(dst, k == 0 ? (size_t)z->m * z->k : (size_t)z->k * z->n, -1.0f, 1.0f,
-                         seed);
+    if (z->misaligned[i]) /* poison: a NaN to a kernel that reads before A or B */
+        GL_CUDA(cudaMemset(dst, GL_POISON_BYTE, sizeof(float)));
+    gl_device_fill_float(matrix(z, i, dst), count(z, i), -1.0f, 1.0f, seed);
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const gl_matmul *z = ctx;
-    z->call(z, launcher, buf[2], buf[0], buf[1]);
+    z->call(z, launcher, matrix(z, 2, buf[2]), matrix(z, 0, buf[0]), matrix(z, 1, buf[1]));
 }
 
-static float *download(const void *d, size_t count)
+static float *download(const void *d, size_t n)
 {
-    float *h = alloc(count * sizeof *h);
-    if (count)
-        GL_CUDA(cudaMemcpy(h, d, count * sizeof *h, cudaMemcpyDeviceToHost));
+    float *h = alloc(n * sizeof *h);
+    if (n)
+        GL_CUDA(cudaMemcpy(h, d, n * sizeof *h, cudaMemcpyDeviceToHost));
     return h;
 }
 
 /* C against A and B (device pointers): on the host up to z->full elements, else on the GPU
- * on a sample. */
+ * on a sample; first, the float before a misaligned C still the poison. */
 static const char *problem_verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
     const gl_matmul *z = ctx;
-    size_t na = (size_t)z->m * z->k, nb = (size_t)z->k * z->n, nc = (size_t)z->m * z->n;
+    const float *a = matrix(z, 0, buf[0]), *b = matrix(z, 1, buf[1]), *c = matrix(z, 2, buf[2]);
     char draw[96];
+    unsigned before;
     gl_rng rng;
+    if (z->misaligned[2]) {
+        GL_CUDA(cudaMemcpy(&before, buf[2], sizeof before, cudaMemcpyDeviceToHost));
+        if (before != 0xffffffffu) {
+            snprintf(why, sizeof why, "wrote %s[-1], before %s's first element: only %s's m * n "
+                     "elements are written", z->name[2], z->name[2], z->name[2]);
+            return why;
+        }
+    }
     snprintf(draw, sizeof draw, "%s verify", z->lab);
     gl_rng_init(&rng, seed, draw);
-    if (nc <= z->full) {
-        float *a = download(buf[0], na), *b = download(buf[1], nb), *c = download(buf[2], nc);
-        gl_matmul_compare(z, a, b, c, 0, &rng, why, sizeof why);
-        free(a);
-        free(b);
-        free(c);
+    if (count(z, 2) <= z->full) {
+        float *ha = download(a, count(z, 0)), *hb = download(b, count(z, 1)),
+              *hc = download(c, count(z, 2));
+        compare(z, ha, hb, hc, 0, &rng, why, sizeof why);
+        free(ha);
+        free(hb);
+        free(hc);
     } else {
-        gl_matmul_compare(z, buf[0], buf[1], buf[2], 1, &rng, why, sizeof why);
+        compare(z, a, b, c, 1, &rng, why, sizeof why);
     }
     return why;
 }
@@ -256,16 +285,30 @@ gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z)
                     .call = problem_call, .verify = problem_verify, .inputs_read_only = 1,
                     .work = 2.0 * z->m * (double)z->n * z->k, .unit = "GFLOP/s", .sets = 4,
                     .rounds = 5};
+    size_t w;
+    int i;
     z->launcher = launcher;
     if (z->m == z->n && z->n == z->k)
-        snprintf(z->what, sizeof z->what, "at m = n = k = %d", z->m);
+        w = (size_t)snprintf(z->what, sizeof z->what, "at m = n = k = %d", z->m);
     else
-        snprintf(z->what, sizeof z->what, "at m x n x k = %d x %d x %d", z->m, z->n, z->k);
-    p.buf[0] = (gl_problem_buf){.name = z->name[0], .bytes = (size_t)z->m * z->k * sizeof(float),
-                                .row = (size_t)z->k};
-    p.buf[1] = (gl_problem_buf){.name = z->name[1], .bytes = (size_t)z->k * z->n * sizeof(float),
-                                .row = (size_t)z->n};
-    p.buf[2] = (gl_problem_buf){.name = z->name[2], .bytes = (size_t)z->m * z->n * sizeof(float),
-                                .row = (size_t)z->n, .cmp = GL_CMP_FLOAT, .outside = z->outside};
+        w = (size_t)snprintf(z->what, sizeof z->what, "at m x n x k = %d x %d x %d", z->m, z->n,
+                             z->k);
+    for (i = 0; i < 3; i++) {
+        gl_problem_buf *b = &p.buf[i];
+        b->name = z->name[i];
+        b->bytes = (count(z, i) + (size_t)z->misaligned[i]) * sizeof(float);
+        b->row = i == 0 ? (size_t)z->k : (size_t)z->n;
+        b->outside = i < 2 ? "the inputs are read-only" : z->outside;
+        if (z->misaligned[i]) { /* its positions count the float before it */
+            snprintf(z->allocation[i], sizeof z->allocation[i], "%s's allocation", z->name[i]);
+            b->name = z->allocation[i];
+            b->row = 0;
+            if (w < sizeof z->what)
+                w += (size_t)snprintf(z->what + w, sizeof z->what - w, ", with %s one float "
+                                      "past a 16-byte boundary", z->name[i]);
+        }
+    }
+    p.buf[2].cmp = GL_CMP_FLOAT;
+    p.buf[2].guard = z->guard;
     return p;
 }

@@ -38,48 +38,43 @@ float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, in
 size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, int n, int k,
                        size_t full, int random, gl_rng *rng, gl_cmp *cmp);
 
-/* The sampled check on the GPU: a, b and got are device pointers, the sample
- * (edges and `random` elements) is always taken, and the reference and its
- * bound are computed as on the host. For timed calls, whose 4096^3 products
- * would take the CPU seconds. */
-size_t gl_matmul_check_device(const float *a, const float *b, const float *got, int m, int n,
-                              int k, int random, gl_rng *rng, gl_cmp *cmp);
-
 /* ---- the product as a lab's problem (gl_problem.h): labs 09 and 11 ----
  * C = A B at m x n x k, A and B random floats in [-1, 1) made on the GPU from the seed, C
  * checked by the lab's own check (gl_problem.verify): within each element's FP32 error bound,
  * every element on the host up to `full` elements, else on the GPU on C's first and last rows
  * and columns and `sample` random elements (the reference of a whole 4096^3 product costs
- * the CPU minutes). Its work is 2 m n k FLOPs, its rate in GFLOP/s. */
+ * the CPU minutes); what is wrong said in the lab's words, the first wrong element's bound and
+ * the lab's hint. A matrix may start one float past a 16-byte boundary (misaligned): the
+ * float before it is poison, a NaN to a kernel that reads it, and C's must stay so. Its work
+ * is 2 m n k FLOPs, its rate in GFLOP/s. */
 typedef struct gl_matmul_s gl_matmul;
 struct gl_matmul_s {
     int m, n, k;
+    int misaligned[3];   /* A, B, C one float past a 16-byte boundary (1) or aligned (0) */
     size_t full;         /* C compared whole up to this many elements */
     int sample;          /* random elements of a larger C compared, besides its edges */
     const char *lab;     /* "09-matmul-tiling": names the sample's random draw */
     const char *name[3]; /* A, B and C in the messages: "a", "b", "c" */
     const char *outside; /* what a call may write around C, in the lab's words (a guard
                           * zone written): gl_problem_buf.outside */
+    size_t guard;        /* C's guard zones, bytes each side: as far as a missing bounds test
+                          * writes (gl_problem_buf.guard; 0: 4096) */
     /* what a wrong C most likely means, in the lab's terms (cmp: what the comparison found;
      * launcher: z->launcher) */
     const char *(*hint)(const gl_matmul *z, const gl_cmp *cmp);
     /* runs launcher once on C = A B (device pointers) */
     void (*call)(const gl_matmul *z, const char *launcher, float *c, const float *a,
                  const float *b);
-    const char *launcher; /* set by gl_matmul_problem */
-    char what[64];        /* set by gl_matmul_problem: "at m = n = k = 2048" */
+    const char *launcher;     /* set by gl_matmul_problem */
+    char what[128];           /* set by gl_matmul_problem: "at m = n = k = 2048" */
+    char allocation[3][32];   /* set by gl_matmul_problem: a misaligned matrix's buffer in the
+                               * messages, "A's allocation" (its positions count the float
+                               * before it) */
 };
 
-/* The problem of launcher on z, its ctx; z must outlive it. Sets z->launcher and z->what. */
+/* The problem of launcher on z, its ctx; z must outlive it. Sets z->launcher, z->what and
+ * z->allocation. */
 gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z);
-
-/* Compares c with the product of a and b as the problem's check does: host pointers with
- * on_device 0 (every element up to z->full, else the sample), device pointers with on_device
- * 1 (the sample). Returns how many are wrong; why gets what is wrong in z's words, the
- * first wrong element's bound and z->hint's sentence ("" when right; len 0: nothing). Safe
- * to call from several threads at once (each with its own rng and why). */
-size_t gl_matmul_compare(const gl_matmul *z, const float *a, const float *b, const float *c,
-                         int on_device, gl_rng *rng, char *why, size_t len);
 
 #ifdef __cplusplus
 }

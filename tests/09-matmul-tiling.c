@@ -3,9 +3,10 @@
  *   correctness  every launcher on tiny sizes, k = 0, each dimension a
  *                multiple of TILE = 32, of NAIVE_BLOCK = 16 only, or of
  *                neither (one dimension at a time), and a size drawn from the
- *                run's seed, against a CPU reference in double with the FP32
- *                error bound of each element (lab.c, gl_matmul.h); the
- *                study's block shapes; the launchers return at once
+ *                run's seed, each on the lab's problem (lab.c, gl_matmul.h:
+ *                a CPU reference in double with the FP32 error bound of each
+ *                element, guards, read-only inputs); the study's block
+ *                shapes; the launchers return at once
  *   technique    in the kernels the launchers ran: the tiled kernel has two
  *                TILE x TILE __shared__ tiles and a barrier after writing them
  *                and one after reading them; the naive kernel does not scale
@@ -43,51 +44,32 @@
 #define MIN_LOAD_REDUCTION 16.0    /* naive (2 m n k / 32) / tiled global load requests:
                                       TILE = 32 predicts 32; H200: 32.0 */
 
-/* ---- correctness ---- */
-
-typedef struct {
-    int m, n, k;
-} dims;
+/* ---- correctness: each size a problem of GL_LAB.problem, checked by gl_problem_check ---- */
 
 /* tiny, one dimension at a time, and k = 0 (C = 0: an empty sum) */
-static const dims edges[] = {{1, 1, 1}, {1, 1, 300}, {33, 1, 17}, {1, 77, 5}, {7, 5, 0}};
+static const char *const edges[] = {"1 1 1", "1 1 300", "33 1 17", "1 77 5", "7 5 0"};
 /* each of m, n and k a multiple of 32, of 16 only, or of neither, in other
  * combinations: 64 x 100 x 48 is m a multiple of TILE where n is not */
-static const dims sizes[] = {{64, 64, 64},    {64, 100, 48},   {100, 64, 96},   {48, 80, 100},
-                             {100, 37, 123}, {129, 257, 65}, {300, 301, 302}};
+static const char *const sizes[] = {"64 64 64",    "64 100 48",   "100 64 96", "48 80 100",
+                                    "100 37 123", "129 257 65", "300 301 302"};
 
-static void check_one(const matmul_launcher *l, int m, int n, int k)
+static void check_sizes(const char *launcher, const char *const *list, int count)
 {
-    matmul_problem p;
-    const char *why;
-    gl_rng rng;
-    gl_test_rng(&rng);
-    matmul_make(&rng, m, n, k, &p);
-    why = matmul_check(l, &p, &rng);
-    if (*why)
-        gl_check_fail("%s with m x n x k = %d x %d x %d: %s", matmul_label(l), m, n, k, why);
-    matmul_free(&p);
-}
-
-static void check_dims(const char *launcher, const dims *d, int count)
-{
-    matmul_launcher l = {launcher, 0, 0};
     int i;
     for (i = 0; i < count; i++)
-        check_one(&l, d[i].m, d[i].n, d[i].k);
+        gl_expect_right("%s %s", launcher, list[i]);
 }
 
 /* A size from the run's seed: any class of each dimension. */
 static void check_random(const char *launcher)
 {
-    matmul_launcher l = {launcher, 0, 0};
     gl_rng rng;
     int m, n, k;
     gl_test_rng(&rng);
     m = (int)gl_rng_range(&rng, 1, 300);
     n = (int)gl_rng_range(&rng, 1, 300);
     k = (int)gl_rng_range(&rng, 0, 300);
-    check_one(&l, m, n, k);
+    gl_expect_right("%s %d %d %d", launcher, m, n, k);
 }
 
 /* The correctness tests of one launcher, label its name in the titles; the points of the
@@ -95,12 +77,12 @@ static void check_random(const char *launcher)
 #define CORRECTNESS(test, launcher_name, label, edges_points, sizes_points)                   \
     GL_TEST(test##_edges, GL_CORRECTNESS, edges_points, 15, label ", tiny sizes and k = 0")   \
     {                                                                                         \
-        check_dims(launcher_name, edges, 5);                                                  \
+        check_sizes(launcher_name, edges, 5);                                                 \
     }                                                                                         \
     GL_TEST(test##_sizes, GL_CORRECTNESS, sizes_points, 15,                                   \
             label ", multiples of 16 and 32 or not")                                          \
     {                                                                                         \
-        check_dims(launcher_name, sizes, 7);                                                  \
+        check_sizes(launcher_name, sizes, 7);                                                 \
     }                                                                                         \
     GL_TEST(test##_random, GL_CORRECTNESS, 1, 15, label ", a size drawn from the seed")       \
     {                                                                                         \
@@ -116,32 +98,16 @@ CORRECTNESS(block_launches, "matmul_naive_block_launches", "block launches", 1, 
  * shape and one column of 1024 threads, on one odd size. */
 GL_TEST(naive_shapes, GL_CORRECTNESS, 3, 15, "naive, every block shape")
 {
-    static const int shapes[][2] = {{1, 2},  {2, 4}, {4, 8}, {8, 16},   {16, 16},
-                                    {16, 32}, {32, 32}, {1, 1}, {3, 5}, {1024, 1}};
+    static const char *const shapes[] = {"1 2",   "2 4",   "4 8", "8 16", "16 16",
+                                         "16 32", "32 32", "1 1", "3 5",  "1024 1"};
     int s;
-    for (s = 0; s < 10; s++) {
-        matmul_launcher l = {"matmul_naive_shape", shapes[s][0], shapes[s][1]};
-        check_one(&l, 129, 257, 65);
-    }
+    for (s = 0; s < 10; s++)
+        gl_expect_right("matmul_naive_shape 129 257 65 %s", shapes[s]);
 }
 
-/* The launcher only enqueues its kernel: 300 x 301 x 302 behind a 150 ms kernel. */
-static void check_async(const char *launcher)
-{
-    matmul_size z = {{.m = 300, .n = 301, .k = 302, .sample = MATMUL_SAMPLE}, 0, 0};
-    gl_problem p = matmul_describe(launcher, &z);
-    gl_perf_queued(launcher, &p);
-}
-
-GL_TEST(naive_async, GL_CORRECTNESS, 1, 30, "naive, launcher returns at once")
-{
-    check_async("matmul_naive");
-}
-
-GL_TEST(tiled_async, GL_CORRECTNESS, 2, 30, "tiled, launcher returns at once")
-{
-    check_async("matmul_tiled");
-}
+/* The launchers only enqueue their kernels: 300 x 301 x 302 behind a 150 ms kernel. */
+GL_QUEUED(naive_async, 1, "naive, launcher returns at once", .run = "matmul_naive 300 301 302")
+GL_QUEUED(tiled_async, 2, "tiled, launcher returns at once", .run = "matmul_tiled 300 301 302")
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
 
@@ -378,19 +344,24 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     return 0;
 }
 
-/* The problem of a profile run (LAUNCHER M N K: a launcher with the product's arguments) or of
+/* The problem of a correctness test or a profile run (LAUNCHER M N K: a launcher with the
+ * product's arguments; matmul_naive_shape M N K ROWS COLS, its block rows x cols threads) or of
  * a probe (96 x 80 x 40; matmul_naive_shape with NAIVE_BLOCK x NAIVE_BLOCK blocks). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static matmul_size z;
     const gl_launcher *found = gl_launcher_find(launcher);
-    long m = 96, n = 80, k = 40;
-    if (argc != 0 && (argc != 3 || gl_parse_long(argv[0], 1, 4096, &m) ||
-                      gl_parse_long(argv[1], 1, 4096, &n) || gl_parse_long(argv[2], 0, 4096, &k) ||
-                      !found || strcmp(found->layout, "pppiii") != 0))
+    int shape = found && !strcmp(found->layout, "pppiiiii");
+    long d[5] = {96, 80, 40, NAIVE_BLOCK, NAIVE_BLOCK}; /* m, n, k, rows, cols */
+    int i;
+    if (argc != 0 && (!found || argc != (shape ? 5 : 3) ||
+                      (!shape && strcmp(found->layout, "pppiii") != 0)))
         return -1;
-    z = (matmul_size){{.m = (int)m, .n = (int)n, .k = (int)k, .sample = MATMUL_SAMPLE},
-                      NAIVE_BLOCK, NAIVE_BLOCK};
+    for (i = 0; i < argc; i++)
+        if (gl_parse_long(argv[i], i == 2 ? 0 : 1, i < 3 ? 4096 : 1024, &d[i]))
+            return -1;
+    z = (matmul_size){{.m = (int)d[0], .n = (int)d[1], .k = (int)d[2], .sample = MATMUL_SAMPLE},
+                      (int)d[3], (int)d[4]};
     *p = matmul_describe(launcher, &z);
     return 0;
 }

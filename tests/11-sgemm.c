@@ -4,9 +4,10 @@
  *                dimension a multiple of the block tiles, of 4, or neither),
  *                on the 128-bit path (k and n multiples of 4) and the scalar
  *                one, on misaligned pointers, and on a shape drawn from the
- *                run's seed; against a CPU reference in double with the FP32
- *                error bound of each element (lab.c, gl_matmul.h); the
- *                launchers return at once
+ *                run's seed, each on the lab's problem (lab.c, gl_matmul.h:
+ *                a CPU reference in double with the FP32 error bound of each
+ *                element, guards, read-only inputs); the launchers return at
+ *                once
  *   technique    from the PTX and the ptxas report of the kernels the
  *                launchers ran: shared tiles, barriers, multiply-adds per
  *                shared load (the register reuse of tasks 1 and 2), 128-bit
@@ -39,105 +40,71 @@
 #define PERF_SETS 4      /* calls per round, each on its own A, B and C: 768 MiB in all */
 #define PERF_SAMPLE 1024 /* random elements of C checked per call, besides its edges */
 
-/* ---- correctness ---- */
-
-typedef struct {
-    int m, n, k;
-} shape;
+/* ---- correctness: each shape a problem of GL_LAB.problem, checked by gl_problem_check ---- */
 
 /* tiny ones, k = 0 (C = 0), exactly one 128 x 128 x 8 tile */
-static const shape small[] = {{1, 1, 1}, {1, 1, 300}, {7, 5, 0}, {4, 4, 1024}, {128, 128, 8}};
+static const char *const small[] = {"1 1 1", "1 1 300", "7 5 0", "4 4 1024", "128 128 8"};
 /* n or k not a multiple of 4 (the scalar path), nor of the tiles; m a multiple of
  * 128 or of 64 only with n or k odd */
-static const shape odd[] = {{129, 127, 9}, {300, 301, 302}, {257, 1000, 33}, {256, 129, 64},
-                            {64, 200, 30}};
+static const char *const odd[] = {"129 127 9", "300 301 302", "257 1000 33", "256 129 64",
+                                  "64 200 30"};
 /* k and n multiples of 4 (the 128-bit path); m, n, k multiples of the tiles, of 64
  * only, of 8 (BK) or of 4 only */
-static const shape vector_path[] = {{256, 256, 256}, {260, 132, 68}, {192, 320, 100},
-                                    {384, 192, 40}};
+static const char *const vector_path[] = {"256 256 256", "260 132 68", "192 320 100",
+                                          "384 192 40"};
+/* 260 x 132 x 68 with a, b or c one float past a 16-byte boundary */
+static const char *const misaligned[] = {"260 132 68 a", "260 132 68 b", "260 132 68 c"};
 
-static void check(const char *launcher, const shape *shapes, int nshapes, int a_off, int b_off,
-                  int c_off)
+static void check(const char *launcher, const char *const *shapes, int nshapes)
 {
     int s;
-    for (s = 0; s < nshapes; s++) {
-        const shape *p = &shapes[s];
-        sgemm_problem prob;
-        const char *why;
-        gl_rng rng;
-        gl_test_rng(&rng);
-        sgemm_make(&rng, p->m, p->n, p->k, &prob);
-        why = sgemm_check(launcher, &prob, a_off, b_off, c_off, &rng);
-        if (*why)
-            gl_check_fail("%s with m = %d, n = %d, k = %d%s: %s", launcher, p->m, p->n, p->k,
-                          a_off ? ", a one float past a 16-byte boundary"
-                          : b_off ? ", b one float past a 16-byte boundary"
-                          : c_off ? ", c one float past a 16-byte boundary" : "",
-                          why);
-        sgemm_free(&prob);
-    }
-}
-
-static void check_misaligned(const char *launcher)
-{
-    check(launcher, &vector_path[1], 1, 1, 0, 0);
-    check(launcher, &vector_path[1], 1, 0, 1, 0);
-    check(launcher, &vector_path[1], 1, 0, 0, 1);
+    for (s = 0; s < nshapes; s++)
+        gl_expect_right("%s %s", launcher, shapes[s]);
 }
 
 /* A shape from the run's seed; n and k rounded up to multiples of 4 every
  * other seed, so that both paths come up. */
 static void check_random(const char *launcher)
 {
-    shape s;
     gl_rng rng;
+    int m, n, k;
     gl_test_rng(&rng);
-    s.m = (int)gl_rng_range(&rng, 1, 700);
-    s.n = (int)gl_rng_range(&rng, 1, 700);
-    s.k = (int)gl_rng_range(&rng, 0, 300);
+    m = (int)gl_rng_range(&rng, 1, 700);
+    n = (int)gl_rng_range(&rng, 1, 700);
+    k = (int)gl_rng_range(&rng, 0, 300);
     if (gl_rng_range(&rng, 0, 1)) {
-        s.n = (s.n + 3) / 4 * 4;
-        s.k = (s.k + 3) / 4 * 4;
+        n = (n + 3) / 4 * 4;
+        k = (k + 3) / 4 * 4;
     }
-    check(launcher, &s, 1, 0, 0, 0);
+    gl_expect_right("%s %d %d %d", launcher, m, n, k);
 }
 
-/* The launcher only enqueues its kernel: 512^3, A copied in by a 150 ms kernel before it. */
-static void check_async(const char *launcher)
-{
-    gl_matmul z = {.m = 512, .n = 512, .k = 512, .sample = SGEMM_SAMPLE};
-    gl_problem p = sgemm_describe(launcher, &z);
-    gl_perf_queued(launcher, &p);
-}
-
-/* The correctness tests of one launcher, label its name in the titles; the points of
- * the test that it returns at once */
+/* The correctness tests of one launcher, label its name in the titles; the points of the
+ * test that it returns at once (at 512^3, A copied in by a 150 ms kernel before it) */
 #define CORRECTNESS(fn, label, async_points)                                                  \
     GL_TEST(fn##_small, GL_CORRECTNESS, 1, 15, label ": tiny, k = 0, one tile")               \
     {                                                                                         \
-        check("sgemm_" #fn, small, 5, 0, 0, 0);                                               \
+        check("sgemm_" #fn, small, 5);                                                        \
     }                                                                                         \
     GL_TEST(fn##_odd_sizes, GL_CORRECTNESS, 2, 15, label ": odd sizes (no 128-bit loads)")     \
     {                                                                                         \
-        check("sgemm_" #fn, odd, 5, 0, 0, 0);                                                 \
+        check("sgemm_" #fn, odd, 5);                                                          \
     }                                                                                         \
     GL_TEST(fn##_vector_path, GL_CORRECTNESS, 1, 15,                                          \
             label ": k, n multiples of 4 (128-bit loads fit)")                                 \
     {                                                                                         \
-        check("sgemm_" #fn, vector_path, 4, 0, 0, 0);                                         \
+        check("sgemm_" #fn, vector_path, 4);                                                  \
     }                                                                                         \
     GL_TEST(fn##_misaligned, GL_CORRECTNESS, 1, 15, label ": misaligned a, b, c")             \
     {                                                                                         \
-        check_misaligned("sgemm_" #fn);                                                       \
+        check("sgemm_" #fn, misaligned, 3);                                                   \
     }                                                                                         \
     GL_TEST(fn##_random, GL_CORRECTNESS, 1, 15, label ": a shape drawn from the seed")        \
     {                                                                                         \
         check_random("sgemm_" #fn);                                                           \
     }                                                                                         \
-    GL_TEST(fn##_async, GL_CORRECTNESS, async_points, 30, label ": launcher returns at once") \
-    {                                                                                         \
-        check_async("sgemm_" #fn);                                                            \
-    }
+    GL_QUEUED(fn##_async, async_points, label ": launcher returns at once",                   \
+              .run = "sgemm_" #fn " 512")
 
 CORRECTNESS(blocktiled_1d, "1D tiles", 1)
 CORRECTNESS(blocktiled_2d, "2D tiles", 1)
@@ -145,6 +112,14 @@ CORRECTNESS(vectorized, "vectorized", 1)
 CORRECTNESS(prefetch, "prefetch", 2)
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
+
+/* A technique test of the kernels that did sgemm_FN's work (GL_FOR_EACH_KERNEL): check, a
+ * statement, runs on each, named k. */
+#define TECHNIQUE(id, points, title, fn, check)                                               \
+    GL_TEST(id, GL_TECHNIQUE, points, 10, title)                                              \
+    {                                                                                         \
+        GL_FOR_EACH_KERNEL("sgemm_" #fn, "sgemm_" #fn "_kernel", k) check;                    \
+    }
 
 /* Total bytes of the kernel's __shared__ arrays (an extern one as large as its launches made
  * it). */
@@ -229,12 +204,8 @@ static void check_register_reuse(const char *kernel)
                  r, MIN_1D_FMA_PER_SHARED_LOAD, given);
 }
 
-GL_TEST(blocktiled_1d_register_reuse, GL_TECHNIQUE, 2, 10,
-        "1D tiles: shared tiles, barriers, FMAs per shared load")
-{
-    GL_FOR_EACH_KERNEL("sgemm_blocktiled_1d", "sgemm_blocktiled_1d_kernel", k)
-        check_register_reuse(k);
-}
+TECHNIQUE(blocktiled_1d_register_reuse, 2, "1D tiles: shared tiles, barriers, FMAs per shared load",
+          blocktiled_1d, check_register_reuse(k))
 
 static void check_register_tile(const char *kernel)
 {
@@ -253,12 +224,8 @@ static void check_register_tile(const char *kernel)
                  MIN_2D_FMA_PER_SHARED_LOAD);
 }
 
-GL_TEST(blocktiled_2d_register_tile, GL_TECHNIQUE, 2, 10,
-        "2D tiles: shared tiles, barriers, FMAs per shared load")
-{
-    GL_FOR_EACH_KERNEL("sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", k)
-        check_register_tile(k);
-}
+TECHNIQUE(blocktiled_2d_register_tile, 2, "2D tiles: shared tiles, barriers, FMAs per shared load",
+          blocktiled_2d, check_register_tile(k))
 
 /* 128-bit loads from global memory (ld.global.v4.f32, or .nc) and from
  * shared memory (ld.shared.v4). */
@@ -285,15 +252,10 @@ static void check_128bit(const char *kernel, int task)
     gl_test_note("%d ld.global.v4 and %d ld.shared.v4 in the PTX", global_v4, shared_v4);
 }
 
-GL_TEST(vectorized_128bit_loads, GL_TECHNIQUE, 3, 10, "vectorized: ld.global.v4, ld.shared.v4")
-{
-    GL_FOR_EACH_KERNEL("sgemm_vectorized", "sgemm_vectorized_kernel", k) check_128bit(k, 3);
-}
-
-GL_TEST(prefetch_128bit_loads, GL_TECHNIQUE, 2, 10, "prefetch: ld.global.v4, ld.shared.v4")
-{
-    GL_FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_128bit(k, 4);
-}
+TECHNIQUE(vectorized_128bit_loads, 3, "vectorized: ld.global.v4, ld.shared.v4", vectorized,
+          check_128bit(k, 3))
+TECHNIQUE(prefetch_128bit_loads, 2, "prefetch: ld.global.v4, ld.shared.v4", prefetch,
+          check_128bit(k, 4))
 
 static void check_two_buffers(const char *kernel)
 {
@@ -309,10 +271,8 @@ static void check_two_buffers(const char *kernel)
     gl_test_note("%ld bytes of shared tiles (needs %ld)", u.smem_bytes, need);
 }
 
-GL_TEST(prefetch_two_buffers, GL_TECHNIQUE, 2, 10, "prefetch: two buffers of each tile")
-{
-    GL_FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_two_buffers(k);
-}
+TECHNIQUE(prefetch_two_buffers, 2, "prefetch: two buffers of each tile", prefetch,
+          check_two_buffers(k))
 
 /* A register array indexed by a value the compiler cannot resolve at compile
  * time (a loop it does not unroll, a run-time index) is placed in local
@@ -339,22 +299,12 @@ static void check_no_local_memory(const char *kernel)
     gl_test_note("%d registers, no local memory", u.registers);
 }
 
-GL_TEST(blocktiled_2d_no_local_memory, GL_TECHNIQUE, 1, 10, "2D tiles: no local memory")
-{
-    GL_FOR_EACH_KERNEL("sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", k)
-        check_no_local_memory(k);
-}
-
-GL_TEST(vectorized_no_local_memory, GL_TECHNIQUE, 1, 10, "vectorized: no local memory")
-{
-    GL_FOR_EACH_KERNEL("sgemm_vectorized", "sgemm_vectorized_kernel", k) check_no_local_memory(k);
-}
-
-GL_TEST(prefetch_no_local_memory, GL_TECHNIQUE, 1, 10, "prefetch: no local memory")
-{
-    GL_FOR_EACH_KERNEL("sgemm_prefetch", "sgemm_prefetch_kernel", k) check_no_local_memory(k);
-}
-
+TECHNIQUE(blocktiled_2d_no_local_memory, 1, "2D tiles: no local memory", blocktiled_2d,
+          check_no_local_memory(k))
+TECHNIQUE(vectorized_no_local_memory, 1, "vectorized: no local memory", vectorized,
+          check_no_local_memory(k))
+TECHNIQUE(prefetch_no_local_memory, 1, "prefetch: no local memory", prefetch,
+          check_no_local_memory(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
  * Rates at 4096^3, bounds set well inside the measured effect (README.md has the numbers; the
@@ -416,21 +366,11 @@ static const gl_counter shared_wavefronts = {
                           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"},
     3, 1u << 0, 1u << 1, shared_detail};
 
-/* A wavefront returns at most 128 bytes: a warp's 128-bit load returns 512, so
- * it takes at least 4 wavefronts, one per quarter-warp (8 threads x 16
- * bytes), unless neighbouring threads read the same float4 (a broadcast),
- * which halves that to 2; within a quarter-warp, float4 in the same banks at
- * different addresses add wavefronts (conflicts). Per step i a warp (two
- * values of ty, tx 0 to 15) issues two loads of A, as[i][ty * 4] and
- * as[i][64 + ty * 4] (2 distinct float4, each read by a whole half-warp: 2
- * wavefronts each), and two of B, bs[i][tx * 4] and bs[i][64 + tx * 4] (16
- * consecutive float4, 8 per quarter-warp in a 128-byte span: 4 wavefronts
- * each, no conflict): (2 + 2 + 4 + 4) / 4 = 3.00, the minimum for these
- * accesses, and the H200 measured 3.00 (0 bank conflicts). An 8 x 8 square
- * per thread reads B at bs[i][tx * 8] and bs[i][tx * 8 + 4]: a quarter-warp's
- * 8 float4 lie 32 bytes apart, 256 bytes, 2 wavefronts per quarter-warp, 8 per
- * load: (2 + 2 + 8 + 8) / 4 = 5.00, measured
- * on the H200 by the wrong solution vectorized_square_tile. */
+/* A wavefront returns at most 128 bytes, a quarter-warp's 8 float4: the quadrants' loads take
+ * (2 + 2 + 4 + 4) / 4 = 3.00 per load instruction, the minimum (the H200 measured 3.00, no bank
+ * conflict); an 8 x 8 square per thread reads B's float4 32 bytes apart, (2 + 2 + 8 + 8) / 4 =
+ * 5.00 (measured on the wrong solution vectorized_square_tile). README.md ("Quadrants, not
+ * squares") derives both. */
 GL_COUNTER(vectorized_shared_wavefronts, 5, "vectorized: conflict-free 128-bit shared loads",
            .counter = &shared_wavefronts, .run = "sgemm_vectorized 512",
            .at_most = 4.5, /* the quadrants 3.00, an 8 x 8 square 5.00 */
@@ -454,18 +394,26 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     return on && *on ? -1 : 0;
 }
 
-/* The problem of a profile run (LAUNCHER DIM: m = n = k = DIM) or of a probe (160 x 136 x 24:
- * the 128-bit path, partial block tiles). */
+/* The problem of a profile run (LAUNCHER DIM: m = n = k = DIM), of a correctness test
+ * (LAUNCHER M N K, then a, b or c to start that matrix one float past a 16-byte boundary) or of
+ * a probe (160 x 136 x 24: the 128-bit path, partial block tiles). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static gl_matmul z;
-    long dim = 0;
-    if (argc != 0 && (argc != 1 || gl_parse_long(argv[0], 1, 8192, &dim)))
+    static const char matrices[] = "abc";
+    long d[3] = {160, 136, 24}; /* m, n, k */
+    int i, sizes = argc >= 3 ? 3 : argc;
+    const char *which = argc == 4 && argv[3][0] && !argv[3][1] ? strchr(matrices, argv[3][0])
+                                                              : NULL; /* the misaligned one */
+    if (argc == 2 || argc > 4 || (argc == 4 && !which))
         return -1;
-    z.m = dim ? (int)dim : 160;
-    z.n = dim ? (int)dim : 136;
-    z.k = dim ? (int)dim : 24;
-    z.sample = SGEMM_SAMPLE;
+    for (i = 0; i < sizes; i++)
+        if (gl_parse_long(argv[i], i == 2 ? 0 : 1, 8192, &d[i]))
+            return -1;
+    z = (gl_matmul){.m = (int)d[0], .n = (int)(argc == 1 ? d[0] : d[1]),
+                    .k = (int)(argc == 1 ? d[0] : d[2]), .sample = SGEMM_SAMPLE};
+    if (which)
+        z.misaligned[which - matrices] = 1;
     *p = sgemm_describe(launcher, &z);
     return 0;
 }

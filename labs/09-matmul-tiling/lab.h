@@ -1,6 +1,6 @@
 /* lab.h: lab 09-matmul-tiling described once, for its demo (demo.c) and its
- * grader (tests/09-matmul-tiling.c): the launchers, the inputs, and the
- * check with its hints. */
+ * grader (tests/09-matmul-tiling.c): the launchers and the problem (its
+ * inputs, its check, its guards and its hints). */
 #ifndef MATMUL_TILING_LAB_H
 #define MATMUL_TILING_LAB_H
 
@@ -8,9 +8,9 @@
 #include "matmul_tiling.h"
 
 /* C is compared element by element with the CPU up to this many elements;
- * above, on C's first and last rows and columns and MATMUL_SAMPLE random
- * elements (gl_matmul_check: the CPU reference of a whole 2048^3 product
- * takes seconds). */
+ * above, on C's first and last rows and columns and `sample` random elements
+ * (MATMUL_SAMPLE in the demo and the correctness tests; the CPU reference of a
+ * whole 2048^3 product takes seconds). */
 #define MATMUL_FULL_CHECK (1 << 18)
 #define MATMUL_SAMPLE 4096
 
@@ -32,7 +32,8 @@ void matmul_empty(int launches);
 /* "matmul_tiled", "matmul_naive_shape with 4 x 8 blocks" (a static buffer). */
 const char *matmul_label(const matmul_launcher *l);
 
-/* A and B of one product, on the host: random floats in [-1, 1). */
+/* A and B of one product, on the host: random floats in [-1, 1) (the demo's
+ * CPU reference). */
 typedef struct {
     int m, n, k;
     float *a, *b; /* m x k and k x n */
@@ -41,18 +42,12 @@ typedef struct {
 void matmul_make(gl_rng *rng, int m, int n, int k, matmul_problem *p);
 void matmul_free(matmul_problem *p);
 
-/* Runs l once on p (C poisoned, a guard zone after it) and checks
- * everything: the guard, A and B unchanged, C within each element's FP32
- * error bound of the reference (every element up to MATMUL_FULL_CHECK, else
- * a sample with MATMUL_SAMPLE random elements: gl_matmul_compare). Returns ""
- * if right, else why not, in the lab's terms (a static buffer). */
-const char *matmul_check(const matmul_launcher *l, const matmul_problem *p, gl_rng *rng);
-
-/* The problem the grader times and profiles and the demo shows (common/gl_problem.h): C = A B
- * at m x n x k, on gl_matmul (gl_matmul.h): A and B made on the GPU, C checked every element on
- * the host up to MATMUL_FULL_CHECK, else on the GPU on its edges and `sample` random elements,
- * with the lab's hints. size, a matmul_size with the sizes, the sample and the block set, must
- * outlive the problem. */
+/* The problem the grader checks, times and profiles and the demo shows (common/gl_problem.h):
+ * C = A B at m x n x k, on gl_matmul (gl_matmul.h): A and B made on the GPU, C checked every
+ * element on the host up to MATMUL_FULL_CHECK, else on the GPU on its edges and `sample` random
+ * elements, with the lab's hints, C's guard zones as far as a block's rows past its end. size,
+ * a matmul_size with the sizes, the sample and the block set, must outlive the problem;
+ * matmul_naive_shape's messages name its block. */
 typedef struct {
     gl_matmul mm;   /* first: the problem's ctx, cast back by the lab's call */
     int rows, cols; /* matmul_naive_shape's block (rows x cols of threads); 0 for the others */
