@@ -86,8 +86,9 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
  * The options' before runs after the seed's note, before the cases (a demo's own output and
  * measures; its notes follow the seed); after, once every case is measured (ms: each case's
  * time, -1 where wrong), adds the notes of what it measures then. A WRONG line names the
- * launcher and, unless the launcher's name holds it, its case: the first key after the label
- * column, else the first key, else the label. Returns gl_demo_end's status. */
+ * launcher and its case: the first key after the label column, else the first key, else the
+ * label, unless that is the launcher or, a label, its last words. Returns gl_demo_end's
+ * status. */
 #define GL_DEMO_MAX_KEYS 3
 #define GL_DEMO_MAX_CASES 64
 typedef struct gl_demo_case_s {

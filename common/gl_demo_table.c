@@ -193,11 +193,17 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
 /* ---- cases: each its own problem, its speedup over the case it names (gl_demo.h) ---- */
 
 /* What a WRONG line calls case v besides its launcher: the first key after the label column,
- * else the first key, else the label; "" where the launcher's name holds it. */
+ * else the first key, else the label; "" where that is the launcher or, a label, its last
+ * words ("interleaved" of reduce_interleaved). */
 static const char *case_name(const gl_demo_case *v, int nkeys, int keys_first)
 {
     const char *name = keys_first < nkeys ? v->keys[keys_first] : nkeys ? v->keys[0] : v->label;
-    return !name || !strcmp(name, "-") || strstr(v->launcher, name) ? "" : name;
+    size_t n = name ? strlen(name) : 0, len = strlen(v->launcher);
+    if (!name || !strcmp(name, "-") || !strcmp(name, v->launcher) ||
+        (!nkeys && len > n && v->launcher[len - n - 1] == '_' &&
+         !strcmp(v->launcher + len - n, name)))
+        return "";
+    return name;
 }
 
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
