@@ -70,14 +70,26 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
 /* A table of cases that are not one problem (gl_demo_table's checks and clock otherwise):
  * each case on its own problem, problem(launcher, its size), checked (gl_problem_check, or
  * the options' check), then timed on its own buffers (gl_problem_time_ms) and rated by its
- * own work; its speedup is over the case it names (over: a case of the same table at or
- * before it; itself: 1.00; NULL: "-"). Columns: the label column (variant) and the options'
- * keys (each case's keys[] its values; keys_first: before it), time_ms, the rate (the first
+ * own work ("-" where its problem has none: a probe); its speedup is over the case it names
+ * (over: a case of the same table at or before it; itself: 1.00; NULL: "-"), or with slowdown
+ * its time over that case's. A case with unchecked is not checked: its check column says that
+ * word ("-": a given probe; "ref"); one with ms (a time the demo measured, a CPU's, at the
+ * latest in the options' before) is not timed; a hidden one is measured but not shown (a roof
+ * at another size, for the others' share). Columns: the label column (variant) and the options' keys (each case's
+ * keys[] its values; the first keys_first of them before it), time_ms, the rate (the first
  * case's problem's unit, NULL "GB/s"; or the options' rates: each case's counts[] a call, in
- * 10^9 a second), pct_of_memcpy (unless no_memcpy: then no memcpy_gbps note either), the
- * share column (options' share), the speedup column, check. The options' notes come after
- * the gpu's (and memcpy_gbps), before the seed. Returns gl_demo_end's status. */
-#define GL_DEMO_MAX_KEYS 2
+ * 10^9 a second), pct_of_memcpy (or the options' pct; unless no_memcpy: then no memcpy_gbps
+ * note either), the share column (options' share), the speedup column, check. The share of
+ * memcpy is of the options' pct_of where given (GB/s the demo measured and its notes say:
+ * then no memcpy_gbps note), else of cudaMemcpy's (gl_memcpy_gbps(0)). The options' notes come
+ * after the gpu's (and memcpy_gbps), before the seed; one keyed "gpu" says the gpu's instead.
+ * The options' before runs after the seed's note, before the cases (a demo's own output and
+ * measures; its notes follow the seed); after, once every case is measured (ms: each case's
+ * time, -1 where wrong), adds the notes of what it measures then. A WRONG line names the
+ * launcher and its case: the first key after the label column, else the first key, else the
+ * label, unless that is the launcher or, a label, its last words. Returns gl_demo_end's
+ * status. */
+#define GL_DEMO_MAX_KEYS 3
 #define GL_DEMO_MAX_CASES 64
 typedef struct gl_demo_case_s {
     const char *launcher, *label;
@@ -86,6 +98,10 @@ typedef struct gl_demo_case_s {
     void *size;                         /* its problem's size, given to problem */
     const struct gl_demo_case_s *over;  /* the case its speedup is over: &cases[4] */
     const struct gl_demo_case_s *share_of; /* the case of the options' share column */
+    int slowdown;                       /* the speedup column: its time over over's */
+    const char *unchecked;              /* not checked: its check column's word, "-" */
+    double ms;                          /* > 0: its time, measured by the demo: not timed */
+    int hidden;                         /* measured, not shown: another's over or share_of */
 } gl_demo_case;
 typedef struct {
     const char *speedup;                /* the speedup column's header: "x_scalar" */
@@ -95,10 +111,14 @@ typedef struct {
     /* instead of gl_problem_check: "" when right, else why */
     const char *(*check)(const char *launcher, void *size);
     const char *variant;        /* the label column's header, NULL "variant" */
-    int keys_first;             /* the key columns before the label column */
+    int keys_first;             /* how many key columns come before the label column */
     int time_digits;            /* time_ms's decimals, 0: 4 */
     const char *share;          /* a column "pct_of_cublas": share_of's time / its time, in % */
     const char *const *notes;   /* more header notes, key and text pairs, NULL-ended */
+    const char *pct;            /* the share of memcpy's header, NULL "pct_of_memcpy" */
+    double pct_of;              /* > 0: the GB/s it is a share of, measured by the demo */
+    void (*before)(struct gl_table *table);                  /* before the cases run */
+    void (*after)(struct gl_table *table, const double *ms); /* once they are measured */
 } gl_demo_options;
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *cases,
                   gl_problem_fn problem, const gl_demo_options *options,

@@ -1,6 +1,7 @@
 /* gl_demo_table.c: a demo's comparison table, from its variant table and its lab's problem
  * (gl_demo.h): each variant checked as the grader checks it, then timed; or a sweep, each row
- * at its own size; or cases, each its own problem. */
+ * at its own size; or cases, each its own problem, with the demo's own rows (a probe, a CPU's
+ * time, a hidden roof) and its notes of what it measures before and after them. */
 #include "gl_demo.h"
 
 #include "gl_buffer.h"
@@ -25,23 +26,38 @@ static void run(void *arg)
     j->p->call(j->p->ctx, j->launcher, j->buf);
 }
 
-/* The GPU's line, the measured cudaMemcpy bandwidth, and the table with its notes. */
+/* The note notes give under key, or NULL. */
+static const char *note_of(const char *const *notes, const char *key)
+{
+    for (; notes && notes[0]; notes += 2)
+        if (!strcmp(notes[0], key))
+            return notes[1];
+    return NULL;
+}
+
+/* The GPU's line, the measured cudaMemcpy bandwidth, and the table with its notes (the demo's
+ * own: one keyed "gpu" says the gpu's). */
 static gl_table *begin(const char *lab, const char *note, int ncols, const char *const *h,
                        double *memcpy_gbps, const char *const *notes)
 {
     gl_device_info info;
     gl_table *table;
+    const char *gpu = note_of(notes, "gpu");
     gl_demo_begin(&info);
     if (memcpy_gbps) /* NULL: no share of it */
         *memcpy_gbps = gl_memcpy_gbps(0);
     table = gl_table_new(NULL, ncols, h);
     gl_table_note(table, "lab", "%s, %s", lab, note);
-    gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
+    if (gpu)
+        gl_table_note(table, "gpu", "%s", gpu);
+    else
+        gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
     if (memcpy_gbps)
         gl_table_note(table, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + "
                       "write; theoretical %.0f)", *memcpy_gbps, info.theoretical_gbps);
     for (; notes && notes[0]; notes += 2) /* the demo's own: key, text */
-        gl_table_note(table, notes[0], "%s", notes[1]);
+        if (strcmp(notes[0], "gpu") != 0)
+            gl_table_note(table, notes[0], "%s", notes[1]);
     gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
     return table;
 }
@@ -176,21 +192,37 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
 
 /* ---- cases: each its own problem, its speedup over the case it names (gl_demo.h) ---- */
 
+/* What a WRONG line calls case v besides its launcher: the first key after the label column,
+ * else the first key, else the label; "" where that is the launcher or, a label, its last
+ * words ("interleaved" of reduce_interleaved). */
+static const char *case_name(const gl_demo_case *v, int nkeys, int keys_first)
+{
+    const char *name = keys_first < nkeys ? v->keys[keys_first] : nkeys ? v->keys[0] : v->label;
+    size_t n = name ? strlen(name) : 0, len = strlen(v->launcher);
+    if (!name || !strcmp(name, "-") || !strcmp(name, v->launcher) ||
+        (!nkeys && len > n && v->launcher[len - n - 1] == '_' &&
+         !strcmp(v->launcher + len - n, name)))
+        return "";
+    return name;
+}
+
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
                   gl_problem_fn problem, const gl_demo_options *o, const gl_demo_args *args)
 {
     const char *h[2 * GL_DEMO_MAX_KEYS + 6];
     gl_problem first = problem(v[0].launcher, v[0].size); /* its unit: GB/s or GFLOP/s */
     char short_lab[8];
-    double memcpy_gbps = 0.0, ms[GL_DEMO_MAX_CASES], work[GL_DEMO_MAX_CASES];
+    double memcpy_gbps = o->pct_of, ms[GL_DEMO_MAX_CASES], work[GL_DEMO_MAX_CASES];
     gl_table *table;
     int nkeys = 0, nrates = 0, ncols, n, i, k, over, wrong = 0, digits = o->time_digits;
+    int label_at; /* the label column's place among the key columns */
 
     while (nkeys < GL_DEMO_MAX_KEYS && o->keys[nkeys])
         nkeys++;
+    label_at = o->keys_first < nkeys ? o->keys_first : nkeys;
     for (k = 0; k < nkeys; k++)
-        h[o->keys_first ? k : 1 + k] = o->keys[k];
-    h[o->keys_first ? nkeys : 0] = o->variant ? o->variant : "variant";
+        h[k < label_at ? k : k + 1] = o->keys[k];
+    h[label_at] = o->variant ? o->variant : "variant";
     ncols = 1 + nkeys;
     h[ncols++] = "time_ms";
     while (nrates < GL_DEMO_MAX_KEYS && o->rates[nrates])
@@ -198,34 +230,41 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
     if (!nrates)
         h[ncols++] = first.unit ? first.unit : "GB/s";
     if (!o->no_memcpy)
-        h[ncols++] = "pct_of_memcpy";
+        h[ncols++] = o->pct ? o->pct : "pct_of_memcpy";
     if (o->share)
         h[ncols++] = o->share;
     h[ncols++] = o->speedup;
     h[ncols++] = "check";
-    table = begin(lab, note, ncols, h, o->no_memcpy ? NULL : &memcpy_gbps, o->notes);
+    table = begin(lab, note, ncols, h, o->no_memcpy || o->pct_of > 0.0 ? NULL : &memcpy_gbps,
+                  o->notes);
+    if (o->before)
+        o->before(table);
 
     for (n = 0; n < GL_DEMO_MAX_CASES && v[n].launcher; n++) { /* checked, then timed */
         gl_problem p = problem(v[n].launcher, v[n].size);
-        const char *why = o->check ? o->check(v[n].launcher, v[n].size)
-                                   : gl_problem_check(v[n].launcher, &p, gl_seed());
+        const char *why = v[n].unchecked ? ""
+                          : o->check ? o->check(v[n].launcher, v[n].size)
+                                     : gl_problem_check(v[n].launcher, &p, gl_seed());
         work[n] = p.work;
         ms[n] = -1.0; /* wrong: not timed */
         if (*why) {
+            const char *name = case_name(&v[n], nkeys, label_at);
             wrong++;
-            printf("%s (%s) is WRONG: %s\n", v[n].launcher, /* "histogram_global (hot 1)" */
-                   nkeys && v[n].keys[0] ? v[n].keys[0] : v[n].label, why);
+            printf("%s%s%s%s is WRONG: %s\n", v[n].launcher, /* "histogram_global (hot 1)" */
+                   *name ? " (" : "", name, *name ? ")" : "", why);
             continue;
         }
-        ms[n] = gl_problem_time_ms(v[n].launcher, &p, gl_seed());
+        ms[n] = v[n].ms > 0.0 ? v[n].ms : gl_problem_time_ms(v[n].launcher, &p, gl_seed());
     }
+    if (o->after)
+        o->after(table, ms);
     for (i = 0; i < n; i++) {
-        if (!o->keys_first)
-            gl_table_cell(table, "%s", v[i].label);
-        for (k = 0; k < nkeys; k++)
-            gl_table_cell(table, "%s", v[i].keys[k] ? v[i].keys[k] : "");
-        if (o->keys_first)
-            gl_table_cell(table, "%s", v[i].label);
+        if (v[i].hidden)
+            continue;
+        for (k = 0; k <= nkeys; k++) { /* the keys and the label, in the header's order */
+            const char *key = k == label_at ? v[i].label : v[i].keys[k - (k > label_at)];
+            gl_table_cell(table, "%s", key ? key : "");
+        }
         if (ms[i] < 0.0) {
             for (k = 1 + nkeys; k < ncols - 1; k++)
                 gl_table_cell(table, "-");
@@ -235,10 +274,14 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
         gl_table_cell(table, "%.*f", digits ? digits : 4, ms[i]);
         for (k = 0; k < nrates; k++)
             gl_table_cell(table, "%.1f", v[i].counts[k] / ms[i] / 1e6);
-        if (!nrates)
+        if (!nrates && work[i] > 0.0)
             gl_table_cell(table, "%.0f", gl_gbps(work[i], ms[i]));
-        if (!o->no_memcpy)
+        else if (!nrates)
+            gl_table_cell(table, "-"); /* no work: a probe's time alone */
+        if (!o->no_memcpy && work[i] > 0.0)
             gl_table_cell(table, "%.1f", gl_percent(gl_gbps(work[i], ms[i]), memcpy_gbps));
+        else if (!o->no_memcpy)
+            gl_table_cell(table, "-");
         over = v[i].share_of ? (int)(v[i].share_of - v) : -1; /* any case of the table */
         if (o->share && over >= 0 && over < n && ms[over] > 0.0)
             gl_table_cell(table, "%.1f", gl_percent(ms[over], ms[i]));
@@ -248,10 +291,10 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
         if (over > i)
             over = -1;
         if (over >= 0 && ms[over] > 0.0)
-            gl_table_cell(table, "%.2f", ms[over] / ms[i]);
+            gl_table_cell(table, "%.2f", v[i].slowdown ? ms[i] / ms[over] : ms[over] / ms[i]);
         else
             gl_table_cell(table, "-");
-        gl_table_cell(table, "ok");
+        gl_table_cell(table, "%s", v[i].unchecked ? v[i].unchecked : "ok");
     }
     snprintf(short_lab, sizeof short_lab, "%.2s", lab); /* make check LAB=05 */
     return gl_demo_end(table, args, wrong, short_lab);

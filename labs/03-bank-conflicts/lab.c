@@ -307,6 +307,36 @@ const char *bc_gram_check(const char *launcher, const bc_problem *p)
     return gl_problem_check(launcher, &g, 0);
 }
 
+/* ---- the demo's probe: a pattern's cost ---- */
+
+static void probe_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    const bc_probe_size *z = ctx;
+    int words[32], l;
+    (void)k;
+    (void)seed; /* the pattern, the same every time */
+    for (l = 0; l < 32; l++)
+        words[l] = z->first + l * z->stride;
+    GL_CUDA(cudaMemcpy(dst, words, sizeof words, cudaMemcpyHostToDevice));
+}
+
+static void probe_call(void *ctx, const char *launcher, void *const *buf)
+{
+    (void)ctx;
+    (void)launcher; /* bank_probe */
+    bc_probe(buf[1], buf[0], BC_PROBE_ITERS);
+}
+
+gl_problem bc_probe_problem(const char *launcher, void *size)
+{
+    gl_problem p = {.what = "on a pattern of 32 words", .inputs = 1, .outputs = 1, .ctx = size,
+                    .make = probe_make, .call = probe_call, .reference = "bank_probe"};
+    (void)launcher;
+    p.buf[0] = (gl_problem_buf){.name = "words", .bytes = 32 * sizeof(int)};
+    p.buf[1] = (gl_problem_buf){.name = "sink", .bytes = sizeof(int), .scratch = 1};
+    return p;
+}
+
 /* ---- task 2: the conflict degree ---- */
 
 /* The patterns of the random test, each with the wavefronts it takes, worked out once: a

@@ -49,6 +49,17 @@ void bc_gram_make(gl_rng *rng, int rows, int dbl, bc_problem *p);
 void bc_gram_free(bc_problem *p);
 const char *bc_gram_check(const char *launcher, const bc_problem *p);
 
+/* The demo's probe (gl_problem.h): the given bank_probe, in whose blocks of 8 warps lane i
+ * reads shared word first + i * stride BC_PROBE_ITERS times, on the pattern of size (a
+ * bc_probe_size). No work: its time is the pattern's cost. The probe is the kit's own, its own
+ * reference; its sink, never written, is scratch. */
+#define BC_PROBE_ITERS 4096
+typedef struct {
+    int stride, first; /* lane i reads word first + i * stride (below BC_PROBE_WORDS) */
+    int wavefronts;    /* what the access takes */
+} bc_probe_size;
+gl_problem bc_probe_problem(const char *launcher, void *size);
+
 /* Asks bank_conflict_degree about a pattern where lane i reads word words[i]
  * (what: its name) and checks its answer against want, the wavefronts the
  * access takes. "" if right, else why not. The kit holds no count of its own

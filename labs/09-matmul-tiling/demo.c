@@ -1,111 +1,84 @@
-/* demo.c: lab 09-matmul-tiling's comparison table.
- *
- *   make run LAB=09      your matmul_tiling.cu     make demo LAB=09   the reference
- *   build/.../demo [--csv FILE] [M [N [K]]]        (default 2048 x 2048 x 2048)
- *
- * Two parts, one table. "variants": the CPU reference (one thread, in
- * double), the given swapped naive kernel, your naive and tiled kernels, and
- * cuBLAS, at M x N x K. "study": the naive kernel with blocks of every
- * shape, then on a 2D grid, a 1D grid and one block launched many times, at
- * a size no larger than 1024 x 1024 x 1024 (the smallest blocks are very
- * slow). Each GPU row runs once on the lab's problem (lab.c) and is checked
- * as the grader checks it (within each element's FP32 error bound, on a
- * sample of C above 2^18 elements); a right one is then timed (median of 21
- * runs, L2 flushed before each) and compared with the row it improves on
- * (x_baseline: that row's time over this one's). GFLOP/s = 2 M N K / time. */
+/* demo.c: lab 09-matmul-tiling's comparison table (make run LAB=09: your matmul_tiling.cu; make
+ * demo LAB=09: the reference): build/.../demo [--csv FILE] [M [N [K]]], by default 2048^3.
+ * "variants": the CPU reference (lab.c: one thread, in double), the given swapped naive kernel,
+ * your naive and tiled kernels, and cuBLAS, at M x N x K. "study": the naive kernel with blocks
+ * of every shape, then on a 2D grid, a 1D grid and one block launched many times, at a size no
+ * larger than 1024^3 (the smallest blocks are very slow). Each GPU row is checked as the grader
+ * checks it (lab.c), then timed (median of 21 runs, L2 flushed before each) against cuBLAS at
+ * its size and the row it improves on (x_baseline: that row's time over this one's). */
 #include "lab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#define NROWS 15
 #define STUDY_MAX 1024 /* the study's largest m, n and k */
+#define STR(x) #x
+#define BLOCK(rows, cols) STR(rows) "x" STR(cols) /* "16x16" */
 
-typedef struct {
-    const char *part;  /* "variants" or "study" */
-    const char *label; /* the CSV's variant */
-    matmul_launcher l; /* name NULL: the CPU reference; rows x cols: the block shown */
-    int baseline;      /* the row this one is compared with; -1: none */
-} variant;
+static matmul_size sizes[16]; /* each row's product (the variants' or the study's), its block */
+static char launches[16];     /* naive_block_launches's: one a block of C */
 
-static const variant rows[NROWS] = {
-    {"variants", "cpu_reference", {NULL, 0, 0}, -1},
-    {"variants", "naive_swapped", {"matmul_naive_swapped", NAIVE_BLOCK, NAIVE_BLOCK}, -1},
-    {"variants", "naive", {"matmul_naive", NAIVE_BLOCK, NAIVE_BLOCK}, 1},
-    {"variants", "tiled", {"matmul_tiled", TILE, TILE}, 2},
-    {"variants", "cublas", {"matmul_cublas", 0, 0}, 3},
-    {"study", "naive_shape", {"matmul_naive_shape", 1, 2}, -1},
-    {"study", "naive_shape", {"matmul_naive_shape", 2, 4}, 5},
-    {"study", "naive_shape", {"matmul_naive_shape", 4, 8}, 6},
-    {"study", "naive_shape", {"matmul_naive_shape", 8, 16}, 7},
-    {"study", "naive_shape", {"matmul_naive_shape", 16, 16}, 8},
-    {"study", "naive_shape", {"matmul_naive_shape", 16, 32}, 9},
-    {"study", "naive_shape", {"matmul_naive_shape", 32, 32}, 10},
-    {"study", "naive (2D grid)", {"matmul_naive", NAIVE_BLOCK, NAIVE_BLOCK}, -1},
-    {"study", "naive_grid1d", {"matmul_naive_grid1d", NAIVE_BLOCK, NAIVE_BLOCK}, 12},
-    {"study", "naive_block_launches",
-     {"matmul_naive_block_launches", NAIVE_BLOCK, NAIVE_BLOCK}, 12},
-};
+/* Row i of a part: its label, its launcher, its block (its key, read back into its size) and
+ * the row it improves on; its pct_of_cublas is of cuBLAS at its size (row 4, or 15: hidden). */
+#define ROW(i, part, name, fn, block, base) {.launcher = fn, .label = name, .size = &sizes[i], \
+    .keys = {part, block, "1"}, .over = base, .share_of = &cases[(i) < 5 ? 4 : 15]}
+#define SHAPE(i, block, base) ROW(i, "study", "naive_shape", "matmul_naive_shape", #block, base)
+#define NAIVE BLOCK(NAIVE_BLOCK, NAIVE_BLOCK)
+static gl_demo_case cases[] = {
+    {.launcher = "cpu_reference", .label = "cpu_reference", .keys = {"variants", "-", "-"},
+     .size = &sizes[0], .share_of = &cases[4], .unchecked = "ref"}, /* its ms: cpu_row's */
+    ROW(1, "variants", "naive_swapped", "matmul_naive_swapped", NAIVE, NULL),
+    ROW(2, "variants", "naive", "matmul_naive", NAIVE, &cases[1]),
+    ROW(3, "variants", "tiled", "matmul_tiled", BLOCK(TILE, TILE), &cases[2]),
+    ROW(4, "variants", "cublas", "matmul_cublas", "-", &cases[3]),
+    SHAPE(5, 1x2, NULL), SHAPE(6, 2x4, &cases[5]), SHAPE(7, 4x8, &cases[6]),
+    SHAPE(8, 8x16, &cases[7]), SHAPE(9, 16x16, &cases[8]), SHAPE(10, 16x32, &cases[9]),
+    SHAPE(11, 32x32, &cases[10]),
+    ROW(12, "study", "naive (2D grid)", "matmul_naive", NAIVE, NULL),
+    ROW(13, "study", "naive_grid1d", "matmul_naive_grid1d", NAIVE, &cases[12]),
+    {.launcher = "matmul_naive_block_launches", .label = "naive_block_launches",
+     .keys = {"study", NAIVE, launches}, .size = &sizes[14], .over = &cases[12],
+     .share_of = &cases[15]},
+    {.launcher = "matmul_cublas", .size = &sizes[15], .unchecked = "-", .hidden = 1},
+    {.launcher = NULL}};
 
-static void run_empty(void *arg)
+/* The CPU's row, timed by lab.c, and its note (the first after the seed) */
+static void cpu_row(gl_table *t)
 {
-    matmul_empty(*(int *)arg);
+    const gl_matmul *z = &sizes[0].mm;
+    printf("CPU reference at %d x %d x %d (one thread, in double) ...\n", z->m, z->n, z->k);
+    fflush(stdout);
+    cases[0].ms = 1e3 * matmul_cpu_seconds(z->m, z->n, z->k);
+    gl_table_note(t, "cpu_reference", "%.2f s at %d x %d x %d = %.2f GFLOP/s (one thread, in "
+                  "double)", cases[0].ms / 1e3, z->m, z->n, z->k,
+                  cases[0].counts[0] / cases[0].ms / 1e6);
 }
 
-static double gflops(const matmul_size *z, double ms)
+/* The study's roof, and what block_launches's launches cost */
+static void overheads(gl_table *t, const double *ms)
 {
-    return 2.0 * z->mm.m * (double)z->mm.n * z->mm.k / ms / 1e6;
-}
-
-/* The CPU reference of the whole product, timed: the table's first row. */
-static double cpu_seconds(int m, int n, int k)
-{
-    matmul_problem p;
-    gl_rng rng;
-    float *ref = malloc(((size_t)m * n + 1) * sizeof(float));
-    double t0;
-    if (!ref)
-        gl_fail("not enough host memory for the CPU reference");
-    gl_rng_init(&rng, gl_seed(), "09-matmul-tiling demo");
-    matmul_make(&rng, m, n, k, &p);
-    t0 = gl_host_seconds();
-    gl_matmul_ref(p.a, p.b, m, n, k, ref, NULL);
-    t0 = gl_host_seconds() - t0;
-    matmul_free(&p);
-    free(ref);
-    return t0;
-}
-
-/* l's milliseconds on z's product, checked first (with wrong, a WRONG row is counted and said,
- * -1 returned: not timed) */
-static double time_row(const matmul_launcher *l, matmul_size z, int *wrong)
-{
-    gl_problem p;
-    const char *why;
-    z.rows = l->rows;
-    z.cols = l->cols;
-    p = matmul_describe(l->name, &z);
-    if (wrong && *(why = gl_problem_check(l->name, &p, gl_seed()))) {
-        (*wrong)++;
-        printf("%s is WRONG: %s\n", matmul_label(l), why);
-        return -1.0;
-    }
-    return gl_problem_time_ms(l->name, &p, gl_seed());
+    int n = atoi(launches);
+    double empty_ms = matmul_empty_ms(n);
+    gl_table_note(t, "cublas_study_ms", "%.4f (cuBLAS FP32 at the study's size: its "
+                  "pct_of_cublas)", ms[15]);
+    gl_table_note(t, "launch_us", "%.2f (an empty kernel, %d launches back to back, one block "
+                  "of one thread each)", 1e3 * empty_ms / n, n);
+    if (ms[14] > 0.0 && ms[12] > 0.0)
+        gl_table_note(t, "block_launches", "%d launches x %.2f us = %.3f ms of launch overhead; "
+                      "measured %.3f ms more than the 2D grid: the rest is the blocks running "
+                      "one at a time (a stream runs its kernels in order)", n,
+                      1e3 * empty_ms / n, empty_ms, ms[14] - ms[12]);
 }
 
 int main(int argc, char **argv)
 {
-    static const matmul_launcher cublas = {"matmul_cublas", 0, 0};
-    static const char *headers[] = {"part",     "variant", "block",         "launches",
-                                    "time_ms",  "GFLOP/s", "pct_of_cublas", "x_baseline",
-                                    "check"};
+    static const gl_demo_options options = {.keys = {"part", "block", "launches"},
+        .keys_first = 1, .rates = {"GFLOP/s"}, .no_memcpy = 1, .share = "pct_of_cublas",
+        .speedup = "x_baseline", .before = cpu_row, .after = overheads};
+    const gl_matmul *study = &sizes[15].mm;
     gl_demo_args args;
-    gl_device_info info;
-    gl_table *table;
-    matmul_size full = {{.sample = MATMUL_SAMPLE}, 0, 0}, study;
-    double ms[NROWS], cublas_study_ms, empty_ms, cpu;
-    int launches[NROWS], m, n, k, r, c, wrong = 0;
+    char note[160];
+    int m, n, k, i;
 
     gl_demo_parse(argc, argv, "[--csv FILE] [M [N [K]]]  (default 2048 x 2048 x 2048)", 3, 1,
                   MATMUL_MAX_DIM, &args);
@@ -118,85 +91,16 @@ int main(int argc, char **argv)
                         "indices do not reach that far\n", argv[0], m, n, k);
         return 2;
     }
-    full.mm.m = m;
-    full.mm.n = n;
-    full.mm.k = k;
-    study = full;
-    study.mm.m = m < STUDY_MAX ? m : STUDY_MAX;
-    study.mm.n = n < STUDY_MAX ? n : STUDY_MAX;
-    study.mm.k = k < STUDY_MAX ? k : STUDY_MAX;
-
-    gl_demo_begin(&info);
-    printf("CPU reference at %d x %d x %d (one thread, in double) ...\n", m, n, k);
-    fflush(stdout);
-    cpu = cpu_seconds(m, n, k);
-
-    table = gl_table_new(NULL, 9, headers);
-    gl_table_note(table, "lab", "09-matmul-tiling, variants at %d x %d x %d, study at %d x %d x "
-                  "%d (m x n x k, floats)", m, n, k, study.mm.m, study.mm.n, study.mm.k);
-    gl_table_note(table, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
-    gl_table_note(table, "seed", "%llu", (unsigned long long)gl_seed());
-
-    for (r = 0; r < NROWS; r++) {
-        const variant *v = &rows[r];
-        const matmul_size *z = strcmp(v->part, "study") ? &full : &study;
-        launches[r] = strcmp(v->label, "naive_block_launches")
-                          ? 1
-                          : ((z->mm.m + NAIVE_BLOCK - 1) / NAIVE_BLOCK) *
-                                ((z->mm.n + NAIVE_BLOCK - 1) / NAIVE_BLOCK);
-        ms[r] = v->l.name ? time_row(&v->l, *z, &wrong) : 1e3 * cpu;
+    for (i = 0; cases[i].launcher; i++) { /* its product (the study's smaller), block, flops */
+        int most = i < 5 ? MATMUL_MAX_DIM : STUDY_MAX;
+        sizes[i].mm = (gl_matmul){.m = m < most ? m : most, .n = n < most ? n : most,
+                                  .k = k < most ? k : most, .sample = MATMUL_SAMPLE};
+        sscanf(cases[i].keys[1] ? cases[i].keys[1] : "", "%dx%d", &sizes[i].rows, &sizes[i].cols);
+        cases[i].counts[0] = 2.0 * sizes[i].mm.m * (double)sizes[i].mm.n * sizes[i].mm.k;
     }
-    /* cuBLAS at the study's size, for the study's pct_of_cublas */
-    cublas_study_ms = time_row(&cublas, study, NULL);
-    /* what a launch costs: as many empty launches as block_launches makes */
-    empty_ms = gl_time_ms(run_empty, &launches[NROWS - 1], gl_timing_default());
-
-    gl_table_note(table, "cpu_reference", "%.2f s at %d x %d x %d = %.2f GFLOP/s (one thread, "
-                  "in double)", cpu, m, n, k, gflops(&full, 1e3 * cpu));
-    gl_table_note(table, "cublas_study_ms", "%.4f (cuBLAS FP32 at the study's size: its "
-                  "pct_of_cublas)", cublas_study_ms);
-    gl_table_note(table, "launch_us", "%.2f (an empty kernel, %d launches back to back, one "
-                  "block of one thread each)", 1e3 * empty_ms / launches[NROWS - 1],
-                  launches[NROWS - 1]);
-    if (ms[NROWS - 1] > 0.0 && ms[12] > 0.0)
-        gl_table_note(table, "block_launches", "%d launches x %.2f us = %.3f ms of launch "
-                      "overhead; measured %.3f ms more than the 2D grid: the rest is the blocks "
-                      "running one at a time (a stream runs its kernels in order)",
-                      launches[NROWS - 1], 1e3 * empty_ms / launches[NROWS - 1], empty_ms,
-                      ms[NROWS - 1] - ms[12]);
-
-    for (r = 0; r < NROWS; r++) {
-        const variant *v = &rows[r];
-        const matmul_size *z = strcmp(v->part, "study") ? &full : &study;
-        double roof = strcmp(v->part, "study") ? ms[4] : cublas_study_ms;
-        gl_table_cell(table, "%s", v->part);
-        gl_table_cell(table, "%s", v->label);
-        if (v->l.rows > 0)
-            gl_table_cell(table, "%dx%d", v->l.rows, v->l.cols);
-        else
-            gl_table_cell(table, "-");
-        if (v->l.name)
-            gl_table_cell(table, "%d", launches[r]);
-        else
-            gl_table_cell(table, "-");
-        if (ms[r] < 0.0) {
-            for (c = 0; c < 4; c++)
-                gl_table_cell(table, "-");
-            gl_table_cell(table, "WRONG");
-            continue;
-        }
-        gl_table_cell(table, "%.4f", ms[r]);
-        gl_table_cell(table, "%.1f", gflops(z, ms[r]));
-        if (roof > 0.0)
-            gl_table_cell(table, "%.1f", gl_percent(roof, ms[r]));
-        else
-            gl_table_cell(table, "-");
-        if (v->baseline >= 0 && ms[v->baseline] > 0.0)
-            gl_table_cell(table, "%.2f", ms[v->baseline] / ms[r]);
-        else
-            gl_table_cell(table, "-");
-        gl_table_cell(table, "%s", v->l.name ? "ok" : "ref");
-    }
-
-    return gl_demo_end(table, &args, wrong, "09");
+    snprintf(launches, sizeof launches, "%d", ((study->m + NAIVE_BLOCK - 1) / NAIVE_BLOCK) *
+             ((study->n + NAIVE_BLOCK - 1) / NAIVE_BLOCK));
+    snprintf(note, sizeof note, "variants at %d x %d x %d, study at %d x %d x %d (m x n x k, "
+             "floats)", m, n, k, study->m, study->n, study->k);
+    return gl_demo_cases("09-matmul-tiling", note, cases, matmul_describe, &options, &args);
 }

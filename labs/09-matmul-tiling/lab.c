@@ -170,3 +170,31 @@ gl_problem matmul_describe(const char *launcher, void *size)
     }
     return p;
 }
+
+/* ---- the demo's CPU row and launch overhead ---- */
+
+double matmul_cpu_seconds(int m, int n, int k)
+{
+    matmul_problem p;
+    gl_rng rng;
+    float *ref = host_floats((size_t)m * n);
+    double t0;
+    gl_rng_init(&rng, gl_seed(), "09-matmul-tiling demo");
+    matmul_make(&rng, m, n, k, &p);
+    t0 = gl_host_seconds();
+    gl_matmul_ref(p.a, p.b, m, n, k, ref, NULL);
+    t0 = gl_host_seconds() - t0;
+    matmul_free(&p);
+    free(ref);
+    return t0;
+}
+
+static void run_empty(void *launches)
+{
+    matmul_empty(*(const int *)launches);
+}
+
+double matmul_empty_ms(int launches)
+{
+    return gl_time_ms(run_empty, &launches, gl_timing_default());
+}

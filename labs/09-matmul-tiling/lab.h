@@ -54,4 +54,11 @@ typedef struct {
 } matmul_size;
 gl_problem matmul_describe(const char *launcher, void *size);
 
+/* The demo's measures beside the GPU's rows: the CPU reference of the whole product at m x n x
+ * k on random A and B (one thread, summed in double: gl_matmul_ref), its time in seconds; and
+ * what `launches` launches of the given empty kernel back to back take (one block of one
+ * thread each), in ms (gl_time_ms: median of 21, L2 flushed before each). */
+double matmul_cpu_seconds(int m, int n, int k);
+double matmul_empty_ms(int launches);
+
 #endif

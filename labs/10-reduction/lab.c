@@ -397,3 +397,45 @@ gl_problem reduce_call_problem(const char *launcher, reduce_size *z, int call, i
                  "Did the first call leave something behind, or is a sum remembered?)");
     return p;
 }
+
+/* ---- the demo's run to run ---- */
+
+const char *reduce_twice(const char *launcher, reduce_size *z, unsigned long long seed,
+                         int exact)
+{
+    static char said[256];
+    gl_problem p = reduce_problem(launcher, z);
+    gl_buf b[3];
+    void *buf[3];
+    float s[2], *in = exact ? malloc(p.buf[0].bytes + 1) : NULL;
+    unsigned u[2], x, bits = 0;
+    double sum = 0.0;
+    char more[64] = "";
+    int i;
+    if (exact && !in)
+        gl_fail("out of host memory for n = %d", z->n);
+    for (i = 0; i < 3; i++) {
+        b[i] = gl_buf_alloc(p.buf[i].bytes, 0);
+        buf[i] = b[i].ptr;
+    }
+    p.make(p.ctx, 0, buf[0], gl_problem_seed(seed, 0));
+    for (i = 0; i < 2; i++) {
+        p.call(p.ctx, launcher, buf);
+        gl_buf_download(&b[1], &s[i]);
+    }
+    memcpy(u, s, sizeof u);
+    for (x = u[0] ^ u[1]; x; x &= x - 1)
+        bits++;
+    if (exact) {
+        gl_buf_download(&b[0], in);
+        for (i = 0; i < z->n; i++)
+            sum += in[i];
+        snprintf(more, sizeof more, "; the exact sum is %.9g", sum);
+    }
+    snprintf(said, sizeof said, "%s twice: %.9g and %.9g (%u bits differ%s)", launcher,
+             (double)s[0], (double)s[1], bits, more);
+    free(in);
+    for (i = 0; i < 3; i++)
+        gl_buf_free(&b[i]);
+    return said;
+}

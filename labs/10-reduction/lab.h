@@ -43,4 +43,10 @@ gl_problem reduce_problem(const char *launcher, void *size);
 gl_problem reduce_call_problem(const char *launcher, reduce_size *z, int call, int wraps,
                                int same);
 
+/* The demo's run to run: float launcher twice on the input its problem makes from seed (the
+ * floats the demo timed), said as "reduce_grid_stride twice: S1 and S2 (B bits differ)", with
+ * exact "; the exact sum is S" (in double, on the host) before the ")". A static buffer. */
+const char *reduce_twice(const char *launcher, reduce_size *z, unsigned long long seed,
+                         int exact);
+
 #endif
