@@ -1,6 +1,6 @@
-/* lab.c: lab 04-constant-memory described once (lab.h): its launchers; its problems
- * (data made on the GPU, the constant data set by the setup, the kit's reference or, for the
- * correctness tests, check.c's check against the CPU); and the demo's table over them. */
+/* lab.c: lab 04-constant-memory described once (lab.h): its launchers and its problems (data
+ * made on the GPU, the constant data set by the setup, the kit's reference or, for the
+ * correctness tests, check.c's check against the CPU). */
 #include "lab.h"
 
 #include <stdio.h>
@@ -262,6 +262,7 @@ gl_problem cm_problem(const char *launcher, void *size)
     }
     p.baseline_sets = lookup ? 4 : 0; /* lookup_constant, random: 25 ms a call (H100) */
     p.work = (double)z->n * (poly ? 2.0 * CM_COEFFS : lookup ? CM_LOOKUPS : 2.0 * z->ntaps);
+    p.unit = "Gop/s"; /* work counts operations (flops, table reads), not bytes */
     if (p.setup && !given)
         p.hint = "every call must compute the whole output from its own input and the "
                  "coefficients of the last set_coeffs (fresh constant data every round)";
@@ -286,102 +287,4 @@ gl_problem cm_problem(const char *launcher, void *size)
         .atol = CM_REL_TOL * magnitude,
         .outside = "test i < n in the kernel (the last block has threads past n)"};
     return p;
-}
-
-/* ---- the demo's table ---- */
-
-/* A variant's name in the table (a lookup's says its indices; with taps, its taps after it:
- * "convolve_long 64"). */
-static void demo_label(const cm_variant *v, int taps, char *label, size_t len)
-{
-    if (cm_task_of(v->launcher) == LOOKUP)
-        snprintf(label, len, "%s %s", v->launcher, v->uniform ? "uniform" : "random");
-    else if (taps && v->ntaps)
-        snprintf(label, len, "%s %d", v->launcher, v->ntaps);
-    else
-        snprintf(label, len, "%s", v->launcher);
-}
-
-/* One variant at n outputs, checked on its problem (which also sets its constant data), then
- * timed on one set of buffers, its inputs made from the run's seed (gl_problem_time_ms): ms per
- * call, or -1 when it is wrong (said on stdout). work: its operations per call. */
-static double demo_row(const cm_variant *v, int n, double *work)
-{
-    static cm_size z; /* one row's at a time */
-    gl_problem p;
-    const char *why;
-    char label[96];
-    z = (cm_size){.n = n, .ntaps = v->ntaps, .uniform = v->uniform};
-    p = cm_problem(v->launcher, &z);
-    *work = p.work;
-    why = gl_problem_check(v->launcher, &p, gl_seed());
-    if (!*why)
-        return gl_problem_time_ms(v->launcher, &p, gl_seed());
-    demo_label(v, 0, label, sizeof label);
-    if (v->ntaps)
-        printf("%s with %d taps is WRONG: %s\n", label, v->ntaps, why);
-    else
-        printf("%s is WRONG: %s\n", label, why);
-    return -1.0;
-}
-
-int cm_demo_table(const cm_variant *v, int nv, int n, const gl_demo_args *args)
-{
-    static const char *h[] = {"variant", "taps", "time_ms", "Gop/s", "speedup", "against",
-                              "check"};
-    double ms[GL_DEMO_MAX_VARIANTS], work[GL_DEMO_MAX_VARIANTS], x;
-    char label[96];
-    gl_device_info info;
-    gl_table *t;
-    int i, k, wrong = 0;
-
-    if (nv > GL_DEMO_MAX_VARIANTS)
-        gl_fail("lab 04's demo has %d rows, at most %d (a bug of the kit)", nv,
-                GL_DEMO_MAX_VARIANTS);
-    gl_demo_begin(&info);
-    t = gl_table_new(NULL, 7, h);
-    gl_table_note(t, "lab", "04-constant-memory, n = %d outputs, one thread each, blocks of %d "
-                  "threads", n, CM_BLOCK);
-    gl_table_note(t, "gpu", "%s (sm_%d%d)", info.name, info.cc_major, info.cc_minor);
-    gl_table_note(t, "seed", "%llu", (unsigned long long)gl_seed());
-    gl_table_note(t, "ops", "a polynomial output is 2 * %d flops (Horner: a multiply-add per "
-                  "coefficient); a convolution output is 2 * taps flops (multiply, add); a "
-                  "lookup output is %d table reads", CM_COEFFS, CM_LOOKUPS);
-    gl_table_note(t, "lookups", "uniform: the 32 lanes of a warp share one index; random: "
-                  "each lane its own, in [0, %d)", CM_TABLE);
-    gl_table_note(t, "speedup", "time of the row named in `against` / time of this row");
-    for (i = 0; i < nv; i++) {
-        ms[i] = demo_row(&v[i], n, &work[i]);
-        wrong += ms[i] < 0.0;
-    }
-
-    for (i = 0; i < nv; i++) {
-        demo_label(&v[i], 0, label, sizeof label);
-        gl_table_cell(t, "%s", label);
-        if (v[i].ntaps)
-            gl_table_cell(t, "%d", v[i].ntaps);
-        else
-            gl_table_cell(t, "-");
-        if (ms[i] < 0.0) { /* wrong: not timed */
-            for (k = 0; k < 4; k++)
-                gl_table_cell(t, "-");
-            gl_table_cell(t, "WRONG");
-            continue;
-        }
-        x = ms[v[i].against] / ms[i];
-        gl_table_cell(t, "%.4f", ms[i]);
-        gl_table_cell(t, "%.0f", work[i] / (ms[i] * 1e-3) / 1e9);
-        if (ms[v[i].against] <= 0.0)
-            gl_table_cell(t, "-");
-        else if (x >= 10.0)
-            gl_table_cell(t, "%.1f", x);
-        else if (x >= 0.1)
-            gl_table_cell(t, "%.2f", x);
-        else /* e.g. 0.0056: 180x slower */
-            gl_table_cell(t, "%.2g", x);
-        demo_label(&v[v[i].against], 1, label, sizeof label);
-        gl_table_cell(t, "%s", v[i].against == i ? "-" : label);
-        gl_table_cell(t, "ok");
-    }
-    return gl_demo_end(t, args, wrong, "04");
 }

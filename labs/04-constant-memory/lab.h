@@ -1,7 +1,7 @@
 /* lab.h: lab 04-constant-memory described once, for its demo (demo.c) and
  * its grader (tests/04-constant-memory.c): the launchers, the problems the
  * demo and the grader check and time (the grader's correctness problem checks
- * every output against the CPU: check.c), and the demo's table.
+ * every output against the CPU: check.c).
  *
  * Constant memory is state: set_coeffs, set_table_constant and
  * set_taps_runtime fill a __constant__ array of the process that runs them,
@@ -50,20 +50,6 @@ typedef struct {
     float first[CM_COEFFS];          /* a polynomial's first set, with cpu_check (host) */
 } cm_size;
 gl_problem cm_problem(const char *launcher, void *size);
-
-/* A row of the demo's table: launcher at ntaps taps (a convolution) or with
- * uniform indices (a lookup), its speedup over row `against`. */
-typedef struct {
-    const char *launcher;
-    int ntaps, uniform, against;
-} cm_variant;
-
-/* The demo's table (gl_demo_table's, with this lab's columns: the rows have
- * their own taps, their rate is in operations, each is compared with a row it
- * names): each variant checked on its problem at n outputs as the grader checks
- * its timed calls, a right one timed (gl_time_ms: median of 21, L2 flushed).
- * Returns gl_demo_end's status. */
-int cm_demo_table(const cm_variant *variants, int nvariants, int n, const gl_demo_args *args);
 
 /* Shared by lab.c and its check (check.c): the lab's three tasks by the launcher's name;
  * whether launcher takes the coefficients, taps or table by pointer (else from constant memory);
