@@ -290,9 +290,10 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
         over = v[i].over ? (int)(v[i].over - v) : -1; /* a case at or before it */
         if (over > i)
             over = -1;
-        if (over >= 0 && ms[over] > 0.0)
-            gl_table_cell(table, "%.2f", v[i].slowdown ? ms[i] / ms[over] : ms[over] / ms[i]);
-        else
+        if (over >= 0 && ms[over] > 0.0) {
+            double x = v[i].slowdown ? ms[i] / ms[over] : ms[over] / ms[i];
+            gl_table_cell(table, x < 0.1 ? "%.2g" : "%.2f", x); /* two digits of a small one */
+        } else
             gl_table_cell(table, "-");
         gl_table_cell(table, "%s", v[i].unchecked ? v[i].unchecked : "ok");
     }
