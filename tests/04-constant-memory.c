@@ -8,7 +8,7 @@
  *                random indices; the long convolution with 1 to 1000 taps (a
  *                multiple of 32 or not), 20000 taps (80 KB: past the 64 KB of
  *                constant memory) and a length drawn from the seed, every
- *                output against the CPU (the lab's problem, cpu_check: check.c);
+ *                output against the CPU (cm_checked_problem: check.c);
  *                each launcher returns at once
  *   technique    the kernels poly_constant launches read c_coeffs (ld.const)
  *                and the file calls cudaMemcpyToSymbol; those of the lookup and
@@ -37,7 +37,7 @@
 
 #define BIG ((1 << 20) + 3)
 
-/* ---- correctness: every output against the CPU (the lab's problem with cpu_check) ---- */
+/* ---- correctness: every output against the CPU (cm_checked_problem) ---- */
 
 /* launcher right at each of count sizes n, on data drawn from the test's seed (gl_expect_right:
  * the problem's words); a filter's with ntaps taps, a lookup's with uniform indices (one per
@@ -404,7 +404,7 @@ GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
 
 /* The grader's problem of a run (GL_RIGHT, GL_QUEUED, a profile run): LAUNCHER N [NTAPS |
  * uniform | random] (a polynomial, a lookup or a convolution; NTAPS for a convolution, default
- * 64; a lookup's indices, default random), every output checked against the CPU (cpu_check):
+ * 64; a lookup's indices, default random), every output checked against the CPU (cm_checked_problem):
  * one at a time, in a size that outlives it. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
@@ -418,8 +418,8 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
         (argc == 2 && !indices &&
          gl_parse_long(argv[1], 1, l->flags & GL_GIVEN ? CM_MAX_CONST_TAPS : 1L << 24, &ntaps)))
         return -1;
-    z = (cm_size){.n = (int)n, .ntaps = (int)ntaps, .uniform = uniform, .cpu_check = 1};
-    *p = cm_problem(launcher, &z);
+    z = (cm_size){.n = (int)n, .ntaps = (int)ntaps, .uniform = uniform};
+    *p = cm_checked_problem(launcher, &z);
     return 0;
 }
 

@@ -1,8 +1,8 @@
 /* check.c: lab 04-constant-memory's own check of the outputs, for its grader's problem
- * (lab.h: cm_size.cpu_check): a polynomial's points, near +1 and -1 a half of them, made on the
- * host; every output against the CPU in double, within CM_REL_TOL of the sum of the magnitudes
- * of its own terms (the problem's verify); and the hints that name the likely mistake in the
- * lab's terms. */
+ * (lab.h: cm_checked_problem): every output against the CPU in double, within CM_REL_TOL of
+ * the sum of the magnitudes of its own terms (the problem's verify), and the hints that name
+ * the likely mistake in the lab's terms. It builds on lab.c's problem; lab.c knows nothing of
+ * it. */
 #include "lab.h"
 
 #include <math.h>
@@ -25,21 +25,6 @@ static void *host_alloc(size_t bytes)
     if (!p)
         gl_fail("out of host memory (%zu bytes)", bytes);
     return p;
-}
-
-void cm_make_points(float *dst, size_t n, unsigned long long seed)
-{
-    float *x = host_alloc(n * sizeof(float));
-    gl_rng rng;
-    size_t i;
-    gl_rng_init(&rng, seed, "points");
-    for (i = 0; i < n; i++) {
-        float u = gl_rng_float(&rng, 0.0f, 1.0f);
-        int where = (int)gl_rng_range(&rng, 0, 3);
-        x[i] = where == 0 ? 1.0f - 0.02f * u : where == 1 ? -1.0f + 0.02f * u : 2.0f * u - 1.0f;
-    }
-    GL_CUDA(cudaMemcpy(dst, x, n * sizeof(float), cudaMemcpyHostToDevice));
-    free(x);
 }
 
 /* c[0] + c[1] x + ... + c[CM_COEFFS - 1] x^(CM_COEFFS - 1) by Horner's rule,
@@ -287,7 +272,7 @@ static void *download(const void *device, size_t bytes)
     return host;
 }
 
-const char *cm_verify(void *ctx, void *const *buf, unsigned long long seed)
+static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
     const cm_size *z = ctx;
@@ -320,4 +305,16 @@ const char *cm_verify(void *ctx, void *const *buf, unsigned long long seed)
     free(data);
     free(out);
     return why;
+}
+
+gl_problem cm_checked_problem(const char *launcher, void *size)
+{
+    cm_size *z = size;
+    gl_problem p;
+    z->cpu_check = 1;
+    p = cm_problem(launcher, z);
+    p.reference = NULL; /* every output against the CPU instead */
+    p.reference_fn = NULL;
+    p.verify = verify;
+    return p;
 }

@@ -31,7 +31,7 @@
  * and sets them. Its outputs are checked against the kit's launcher of the same
  * task (poly_global, convolve_constant_runtime, lookup_constant; a given
  * launcher is its own) within CM_REL_TOL of an output's largest magnitude, or,
- * with cpu_check, as the correctness tests check them (cm_verify). A cm_size
+ * with cpu_check, as the correctness tests check them (cm_checked_problem). A cm_size
  * holds the caller's size and the problem's own state, and must outlive the
  * problem. */
 typedef struct {
@@ -40,9 +40,8 @@ typedef struct {
                   * limit), any number for convolve_long with cpu_check */
     int uniform; /* a lookup's indices: 1 one per warp, 0 one per lane (random) */
     /* 1: the correctness tests' problem (too slow at the demo's sizes): a polynomial's points
-     * near +1 and -1 (cm_make_points), its coefficients set twice in a row (the second must
-     * count), and every output checked against the CPU in double, within CM_REL_TOL of its
-     * own terms' magnitudes (cm_verify) */
+     * near +1 and -1, its coefficients set twice in a row (the second must count); set by
+     * cm_checked_problem */
     int cpu_check;
     const char *launcher;            /* the problem's own, from here on */
     char what[96];                   /* "at n = 16777216 with 1024 taps" */
@@ -60,12 +59,9 @@ int cm_takes_data(const char *launcher);
 size_t cm_input_count(int task, int n, int ntaps);
 size_t cm_data_count(int task, int ntaps);
 
-/* With cpu_check (check.c): a polynomial's n points x on the GPU, made on the host from seed:
- * in [-1, 1], a quarter of them within 0.02 of +1 and a quarter within 0.02 of -1, where the
- * high powers weigh (there a missing high coefficient shows); and the problem's verify, every
- * output of a call (buf: the inputs, then out, on the GPU) against the CPU, in double: "" when
- * right, else the wrong outputs and the hint that names the likely mistake (a static buffer). */
-void cm_make_points(float *dst, size_t n, unsigned long long seed);
-const char *cm_verify(void *ctx, void *const *buf, unsigned long long seed);
+/* The correctness tests' problem (check.c): cm_problem with cpu_check, every output of a call
+ * checked against the CPU, in double: the wrong outputs and the hint that names the likely
+ * mistake. */
+gl_problem cm_checked_problem(const char *launcher, void *size);
 
 #endif
