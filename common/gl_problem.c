@@ -81,6 +81,19 @@ size_t gl_problem_outside(const gl_problem_buf *b, const gl_buf *buf, char *why,
     return changed;
 }
 
+size_t gl_problem_changed(const gl_problem_buf *b, const void *made, const void *got, char *why,
+                          size_t len)
+{
+    size_t first, changed = gl_device_diff_words(made, got, b->bytes / 4, &first);
+    char at[64];
+    if (!changed)
+        return 0;
+    gl_problem_where(b, first / (elem_size(b) / 4), at, sizeof at); /* the word's element */
+    snprintf(why, len, "its input %s changed at %s: %s", b->name, at,
+             b->outside ? b->outside : "the inputs are read-only");
+    return changed;
+}
+
 static int nbufs(const gl_problem *p)
 {
     return p->inputs + p->outputs;
@@ -115,15 +128,14 @@ void gl_problem_describe(const gl_problem *p, const gl_problem_buf *b, const cha
     hint = p->hint_of ? p->hint_of(p->ctx, launcher, &c)
            : p->hint  ? p->hint
                       : "every call must compute its whole output from its own inputs";
-    w = 0;
     if (!c.unwritten && gl_problem_value(b, expected, got, value, sizeof value)) {
-        snprintf(why + w, len - w, "%s is %s. %s", b->name, value, hint);
+        snprintf(why, len, "%s is %s. %s", b->name, value, hint);
     } else if (c.wrong == 0) { /* within the tolerance on the host, just out of it on the GPU */
         gl_problem_where(b, first, at, sizeof at);
-        snprintf(why + w, len - w, "%s is wrong at %zu of %zu elements, first %s%s. %s",
-                 b->name, wrong, n, b->name, at, hint);
+        snprintf(why, len, "%s is wrong at %zu of %zu elements, first %s%s. %s", b->name, wrong,
+                 n, b->name, at, hint);
     } else {
-        gl_cmp_describe(&c, b->name, where_in, b, why + w, len - w);
+        gl_cmp_describe(&c, b->name, where_in, b, why, len);
         w = strlen(why);
         if (w < len)
             snprintf(why + w, len - w, ". %s", hint);
@@ -137,7 +149,7 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
     static char why[2048];
     gl_buf got[GL_PROBLEM_BUFS], want[GL_PROBLEM_BUFS];
     void *g[GL_PROBLEM_BUFS], *w[GL_PROBLEM_BUFS];
-    char at[64], place[1024];
+    char place[1024];
     size_t first, wrong;
     int k;
     why[0] = '\0';
@@ -173,10 +185,8 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
         if (gl_problem_outside(b, &got[k], place, sizeof place)) {
             snprintf(why, sizeof why, "%s: %s", p->what, place);
         } else if (k < p->inputs && p->inputs_read_only &&
-                   gl_device_diff_words(w[k], g[k], b->bytes / 4, &first)) {
-            gl_problem_where(b, first / (elem_size(b) / 4), at, sizeof at); /* a word's element */
-            snprintf(why, sizeof why, "%s: its input %s changed at %s: %s", p->what, b->name,
-                     at, b->outside ? b->outside : "the inputs are read-only");
+                   gl_problem_changed(b, w[k], g[k], place, sizeof place)) {
+            snprintf(why, sizeof why, "%s: %s", p->what, place);
         } else if (k >= p->inputs && p->verify) {
             if (k == p->inputs) { /* the lab's check, once, of every output */
                 const char *v = p->verify(p->ctx, g, seed);

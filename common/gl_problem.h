@@ -111,6 +111,11 @@ int gl_problem_value(const gl_problem_buf *b, const void *expected, const void *
 struct gl_buf_s;
 size_t gl_problem_outside(const gl_problem_buf *b, const struct gl_buf_s *buf, char *why,
                           size_t len);
+/* Whether a call changed input buffer b (got) from how it was made (made; both on the GPU): 0
+ * when not, else the number of words changed and why, in the problem's words (the place of
+ * the first, then b->outside or "the inputs are read-only"). */
+size_t gl_problem_changed(const gl_problem_buf *b, const void *made, const void *got, char *why,
+                          size_t len);
 /* "[i]", or "[row][col]" where the buffer has rows. */
 void gl_problem_where(const gl_problem_buf *b, size_t i, char *out, size_t len);
 /* The seed of buffer k of call i of a round (the first buffer's is seed itself). */

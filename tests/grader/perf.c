@@ -107,7 +107,7 @@ static void verify(void *ctx, int round)
     run *r = ctx;
     const gl_problem *p = r->p;
     void *again[GL_PROBLEM_BUFS];
-    char at[64], said[2048];
+    char said[2048];
     size_t first, wrong;
     int i, k;
     verify_guards(r, round);
@@ -119,14 +119,8 @@ static void verify(void *ctx, int round)
                 continue;
             p->make(p->ctx, k, again[k], buf_seed(p, round, i, k));
             if (k < p->inputs && p->inputs_read_only &&
-                gl_device_diff_words(again[k], r->set[i][k].ptr, p->buf[k].bytes / 4, &first)) {
-                gl_problem_where(&p->buf[k], p->buf[k].cmp == GL_CMP_DOUBLE ? first / 2 : first,
-                                 at, sizeof at); /* the word's element */
-                gl_check_fail("%s %s: in timed round %d its input %s changed at %s: %s",
-                              r->launcher, p->what, round, p->buf[k].name, at,
-                              p->buf[k].outside ? p->buf[k].outside
-                                                : "the inputs are read-only");
-            }
+                gl_problem_changed(&p->buf[k], again[k], r->set[i][k].ptr, said, sizeof said))
+                gl_check_fail("%s %s: in timed round %d %s", r->launcher, p->what, round, said);
         }
         if (p->verify) {
             const char *why;
