@@ -267,25 +267,26 @@ END_TEST
 
 /* What a launcher may do is its lab's (gl_exec.h): streams, copies and host memory are refused
  * unless its description opens them, and a pageable copy always. */
-static jmp_buf refused_at;
-static void refuse_to_jump(const char *message)
+/* A gl_fail jumps back to the test that expected it (setjmp(failed_at)). */
+static jmp_buf failed_at;
+static void fail_to_jump(const char *message)
 {
     (void)message;
-    longjmp(refused_at, 1);
+    longjmp(failed_at, 1);
 }
 
 static int gpu_refused(int flags, int type, int other_stream, int pageable, int symbol)
 {
     gl_launcher l = {"launcher", "p", NULL, 0};
     gl_gpu_event e;
-    gl_fail_handler old = gl_set_fail_handler(refuse_to_jump);
+    gl_fail_handler old = gl_set_fail_handler(fail_to_jump);
     volatile int refused = 0;
     l.flags = flags;
     memset(&e, 0, sizeof e);
     e.type = (uint32_t)type, e.other_stream = other_stream, e.pageable = pageable;
     e.symbol_copy = symbol, e.bytes = 4096, e.start = 1000, e.end = 2000;
     snprintf(e.name, sizeof e.name, "%s", type == GL_GPU_KERNEL ? "main" : "a copy");
-    if (setjmp(refused_at) == 0)
+    if (setjmp(failed_at) == 0)
         gl_record_check_gpu(&l, &e, 1, 0, 0, 1);
     else
         refused = 1;
@@ -297,7 +298,7 @@ static int api_refused(int flags, int type, int other_stream)
 {
     gl_launcher l = {"launcher", "p", NULL, 0};
     gl_reply r;
-    gl_fail_handler old = gl_set_fail_handler(refuse_to_jump);
+    gl_fail_handler old = gl_set_fail_handler(fail_to_jump);
     volatile int refused = 0;
     l.flags = flags;
     memset(&r, 0, sizeof r);
@@ -305,7 +306,7 @@ static int api_refused(int flags, int type, int other_stream)
     r.events[0].type = (uint32_t)type, r.events[0].other_stream = other_stream;
     r.events[0].count = 1;
     snprintf(r.events[0].name, sizeof r.events[0].name, "cudaSomething");
-    if (setjmp(refused_at) == 0)
+    if (setjmp(failed_at) == 0)
         gl_record_check_answer(&l, &r);
     else
         refused = 1;
@@ -358,13 +359,6 @@ static void ran(const gl_launcher *l, const char *name, unsigned blocks, unsigne
     gl_record_check_gpu(l, &e, 1, 0, 0, 1);
 }
 
-static jmp_buf judged_too_many;
-static void fail_to_jump(const char *message)
-{
-    (void)message;
-    longjmp(judged_too_many, 1);
-}
-
 START_TEST(kernels_that_did_the_work)
 {
     static const gl_launcher l = {"launcher", "p", NULL, 0};
@@ -389,7 +383,7 @@ START_TEST(kernels_that_did_the_work)
         ran(&l, piece, 256, 256, 1000);
     }
     old = gl_set_fail_handler(fail_to_jump);
-    if (setjmp(judged_too_many) == 0) {
+    if (setjmp(failed_at) == 0) {
         n = gl_launched_kernels("launcher", names, 8);
         ck_abort_msg("the 16 pieces were not judged (%d kernels: %s ...)", n, names[0]);
     }
