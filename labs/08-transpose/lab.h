@@ -7,11 +7,6 @@
 #include "gpulabs.h"
 #include "transpose.h"
 
-/* Calls launcher `name` (transpose_naive, transpose_padded, ...) of the
- * program's build: in the demo, the linked one; in the grader, the
- * student's in its own process, or the kit's own. */
-void transpose_run(const char *name, float *out, const float *in, int rows, int cols);
-
 /* The problem the demo and the grader check and time (common/gl_problem.h): a random rows x cols matrix
  * in [-1, 1) and launcher's output of it, the kit's naive transpose the reference (a copy's
  * own input, for transpose_copy). size, a transpose_size, holds the size and the words, and
