@@ -53,6 +53,7 @@ void gl_claim_right(const gl_run_claim *c)
     if (!c->cases && !c->draw[0])
         right(c->run);
     for (const char *s = c->cases; s && *s; s += len + (s[len] == ',')) {
+        s += strspn(s, " ");
         len = strcspn(s, ",");
         snprintf(run, sizeof run, "%s %.*s", c->run, (int)len, s);
         right(run);
