@@ -106,15 +106,10 @@ static void check_add_mapping(const char *kernel)
                       kernel, why);
 }
 
-GL_TEST(soa_layout, GL_TECHNIQUE, 3, 10, "SoA kick: arrays of floats, no records")
-{
-    GL_FOR_EACH_KERNEL("kick_soa", "kick_soa_kernel", k) check_soa_layout(k);
-}
-
-GL_TEST(add_mapping, GL_TECHNIQUE, 3, 10, "matrix add: threadIdx.x along a row")
-{
-    GL_FOR_EACH_KERNEL("matrix_add", "matrix_add_kernel", k) check_add_mapping(k);
-}
+GL_EACH_KERNEL(soa_layout, 3, "SoA kick: arrays of floats, no records", "kick_soa",
+               "kick_soa_kernel", check_soa_layout)
+GL_EACH_KERNEL(add_mapping, 3, "matrix add: threadIdx.x along a row", "matrix_add",
+               "matrix_add_kernel", check_add_mapping)
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
@@ -195,11 +190,9 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
     static co_size z;
     int add = !strncmp(launcher, "matrix_add", 10), kick = !strncmp(launcher, "kick_", 5);
     long x = add ? 40 : 1000, y = add ? 70 : argc == 0 ? 3 : 1;
-    if (!gl_launcher_find(launcher) ||
-        (argc != 0 && (argc > (kick ? 1 : 2) ||
-                       gl_parse_long(argv[0], add || kick ? 1 : 0, 1 << 24, &x) ||
-                       (argc > 1 && gl_parse_long(argv[1], 1, 1 << 16, &y)))) ||
-        x * y >= 1L << 31)
+    if (!gl_launcher_find(launcher) || argc > (kick ? 1 : 2) ||
+        (argc > 0 && gl_parse_long(argv[0], add || kick ? 1 : 0, 1 << 24, &x)) ||
+        (argc > 1 && gl_parse_long(argv[1], 1, 1 << 16, &y)) || x * y >= 1L << 31)
         return -1;
     /* the words are N [STRIDE] or ROWS COLS: each launcher reads its own */
     z = (co_size){.n = (int)x, .stride = (int)y, .rows = (int)x, .cols = (int)y};

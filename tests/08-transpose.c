@@ -80,20 +80,16 @@ GL_TEST(tiled_shared_tile, GL_TECHNIQUE, 3, 10, "tiled: a shared tile")
     GL_FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_shared_tile(k, 1);
 }
 
-GL_TEST(tiled_barrier, GL_TECHNIQUE, 2, 10, "tiled: __syncthreads()")
-{
-    GL_FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_barrier(k);
-}
+GL_EACH_KERNEL(tiled_barrier, 2, "tiled: __syncthreads()", "transpose_tiled",
+               "transpose_tiled_kernel", check_barrier)
 
 GL_TEST(padded_shared_tile, GL_TECHNIQUE, 2, 10, "padded: a shared tile")
 {
     GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_shared_tile(k, 2);
 }
 
-GL_TEST(padded_barrier, GL_TECHNIQUE, 1, 10, "padded: __syncthreads()")
-{
-    GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_barrier(k);
-}
+GL_EACH_KERNEL(padded_barrier, 1, "padded: __syncthreads()", "transpose_padded",
+               "transpose_padded_kernel", check_barrier)
 
 /* The tile has TILE_DIM rows (or TILE_DIM + 1, or two buffers of them); its row pitch, in
  * 4-byte words, must not be a multiple of 32, or a column of the tile sits in one bank. */
@@ -112,10 +108,8 @@ static void check_pitch(const char *kernel)
                       kernel, pitch, pitch);
 }
 
-GL_TEST(padded_pitch, GL_TECHNIQUE, 4, 10, "padded: row pitch not a multiple of 32")
-{
-    GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_pitch(k);
-}
+GL_EACH_KERNEL(padded_pitch, 4, "padded: row pitch not a multiple of 32", "transpose_padded",
+               "transpose_padded_kernel", check_pitch)
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 

@@ -36,6 +36,7 @@ const gl_launcher LAB_LAUNCHERS[] = {
 #define CO_EX 2.5f
 #define CO_DT 0.01f
 #define KICK_RULE "vx[i] += charge[i] / mass[i] * ex * dt, as in kick_aos_kernel"
+#define NONE_WRITTEN "is the kernel still a TODO, or is it never launched?"
 
 /* What a wrong kick most likely means. The particles are updated in place (never poisoned):
  * the first wrong field says what is wrong, vx kicked wrong or another field changed. */
@@ -55,10 +56,7 @@ static const char *kick_hint(void *ctx, const char *launcher, const gl_cmp *c)
         snprintf(hint, sizeof hint, "%s (%s) changed. Only vx is written", fields[k], where);
     else
         snprintf(hint, sizeof hint, "vx (%s) is wrong: " KICK_RULE "%s", where,
-                 c->wrong != (size_t)z->n
-                     ? ""
-                     : " (if none was kicked: is the kernel still a TODO, or is it never "
-                       "launched?)");
+                 c->wrong != (size_t)z->n ? "" : " (if none was kicked: " NONE_WRITTEN ")");
     return hint;
 }
 
@@ -129,8 +127,7 @@ static void problem_kick_arrays(void *ctx, void *const *buf)
     gl_device_copy_words_strided(r + 3, words, f + 3 * n, 1, n); /* vx */
     gl_device_copy_words_strided(r + 6, words, f + 6 * n, 1, n); /* mass */
     gl_device_copy_words_strided(r + 7, words, f + 7 * n, 1, n); /* charge */
-    gl_arg a[] = {GL_P(records.ptr), GL_I(z->n), GL_F(CO_EX), GL_F(CO_DT)};
-    gl_exec("kick_aos", a);
+    problem_call(&(co_size){.n = z->n, .kind = 'a'}, "kick_aos", (void *[]){records.ptr});
     GL_CHECK_LAUNCH("kick_aos");
     gl_device_copy_words_strided(f + 3 * n, 1, r + 3, words, n);
     gl_buf_free(&records);
@@ -138,13 +135,15 @@ static void problem_kick_arrays(void *ctx, void *const *buf)
 
 gl_problem co_problem(const char *launcher, void *size)
 {
-    static const char todo[] = "Is the kernel still a TODO, or is it never launched?";
     co_size *z = size;
     size_t bytes = (size_t)z->rows * z->cols * sizeof(float);
     /* a grid that does not test its bounds writes up to 31 rows or columns too far */
-    size_t guard = (size_t)32 * (size_t)(z->rows > z->cols ? z->rows : z->cols) * sizeof(float);
+    size_t guard = (size_t)32 * (size_t)(z->rows > z->cols ? z->rows : z->cols) * sizeof(float) +
+                   4096;
     gl_problem p = {.what = z->what, .outputs = 1, .ctx = z, .make = problem_make,
-                    .call = problem_call, .inputs_read_only = 1, .rounds = 5};
+                    .call = problem_call, .inputs_read_only = 1, .rounds = 5,
+                    /* the copies' and the adds' (the kicks' hint_of says its own) */
+                    .hint_none = "Is the kernel still a TODO, or is it never launched?"};
     z->kind = !strncmp(launcher, "matrix_add", 10) ? 'm'
               : !strcmp(launcher, "kick_aos")      ? 'a'
               : !strncmp(launcher, "kick_", 5)     ? 's'
@@ -156,15 +155,12 @@ gl_problem co_problem(const char *launcher, void *size)
         p.work = 3.0 * (double)bytes;
         p.sets = 5;
         p.buf[0] = (gl_problem_buf){.name = "a", .bytes = bytes, .row = (size_t)z->cols,
-                                    .outside = "a and b are read-only input",
-                                    .guard = guard + 4096};
+                                    .outside = "a and b are read-only input", .guard = guard};
         p.buf[1] = p.buf[0];
         p.buf[1].name = "b";
         p.buf[2] = (gl_problem_buf){.name = "c", .bytes = bytes, .cmp = GL_CMP_FLOAT,
                                     .row = (size_t)z->cols,
-                                    .outside = "test row < rows and col < cols",
-                                    .guard = guard + 4096};
-        p.hint_none = todo;
+                                    .outside = "test row < rows and col < cols", .guard = guard};
         p.hint_partly = "Some elements were never written: the grid must cover the columns "
                         "with blockIdx.x and the rows with blockIdx.y (the launcher's grid)";
         p.hint = "Element (row, col) is at row * cols + col";
@@ -186,7 +182,6 @@ gl_problem co_problem(const char *launcher, void *size)
                                     .cmp = GL_CMP_FLOAT,
                                     .outside = "test i < n in the kernel (the last block has "
                                                "threads past n)"};
-        p.hint_none = todo;
         p.hint = "out[i] is in[i * stride]: is the stride applied to the read, and only to the "
                  "read?";
     } else { /* the particles kicked in place: vx kicked, the seven other fields as they were */
