@@ -1,6 +1,6 @@
 /* lab.h: lab 08-transpose described once, for its demo (demo.c) and its
- * grader (tests/08-transpose.c): the launchers and the problem (its input,
- * reference and hints). */
+ * grader (tests/08-transpose.c): the problem (its input, reference and
+ * hints), on the launchers that lab.c lists. */
 #ifndef TRANSPOSE_LAB_H
 #define TRANSPOSE_LAB_H
 
