@@ -3,19 +3,16 @@
  *
  * Each lab lists its launchers once (labs/NN-slug/lab.c): the name, the
  * layout of the arguments, and a function that calls a launcher of that
- * layout with unpacked arguments:
+ * layout with unpacked arguments (GL_INVOKER defines one in a line):
  *
- *   static long long call_transpose(void *fn, const gl_arg *a)
- *   {
- *       ((transpose_fn)fn)(a[0].p, a[1].p, (int)a[2].i, (int)a[3].i);
- *       return 0;
- *   }
+ *   typedef void (*transpose_fn)(float *out, const float *in, int rows, int cols);
+ *   GL_INVOKER(call_transpose, transpose_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
  *   const gl_launcher LAB_LAUNCHERS[] = {
  *       {"transpose_naive", "ppii", call_transpose, GL_GIVEN},
  *       {"transpose_padded", "ppii", call_transpose, 0}, ...
  *       {NULL}};
  *
- * A lab's typed wrapper packs its arguments and calls gl_exec. Where the
+ * A lab packs a call's arguments (GL_P, GL_I, GL_F) and calls gl_exec. Where the
  * call goes depends on the program: in a demo, to the function linked into
  * it; in the grader's judge, a given launcher runs in the judge (the kit's
  * own code) and the student's runs in the subject process (tests/grader/).
@@ -48,6 +45,16 @@ typedef struct {
 /* Calls the launcher fn with the unpacked arguments; returns what it
  * returns (0 for void launchers). */
 typedef long long (*gl_invoke)(void *fn, const gl_arg *args);
+
+/* Defines the gl_invoke `name` of a void launcher of type fn_type: it calls fn with the
+ * arguments listed after `args`, each written from args, the call's gl_arg array (a pointer
+ * as args[k].p, an int as (int)args[k].i, a float as (float)args[k].f), and returns 0. */
+#define GL_INVOKER(name, fn_type, args, ...)                                                  \
+    static long long name(void *fn, const gl_arg *args)                                       \
+    {                                                                                         \
+        ((fn_type)fn)(__VA_ARGS__);                                                           \
+        return 0;                                                                             \
+    }
 
 enum {
     GL_GIVEN = 1,        /* the lab's own (baselines.cu): never the student's */

@@ -126,6 +126,8 @@ void gl_problem_describe(const gl_problem *p, const gl_problem_buf *b, const cha
     else
         gl_compare_int(e, g, n, &c);
     hint = p->hint_of ? p->hint_of(p->ctx, launcher, &c)
+           : c.unwritten == c.n && p->hint_none ? p->hint_none
+           : c.unwritten && p->hint_partly ? p->hint_partly
            : p->hint  ? p->hint
                       : "every call must compute its whole output from its own inputs";
     if (!c.unwritten && gl_problem_value(b, expected, got, value, sizeof value)) {

@@ -66,6 +66,9 @@ typedef struct gl_problem_s {
     /* what a wrong output most likely means, in the lab's terms (NULL: every call must compute
      * its whole output from its own inputs) */
     const char *hint;
+    /* or, where given, what it means when the output was not written at all (hint_none) or
+     * only in part (hint_partly): hint then says what wrong values mean */
+    const char *hint_none, *hint_partly;
     /* or what it means by what the comparison found (nothing written, some elements never
      * written, wrong values: c), in the lab's terms, for launcher */
     const char *(*hint_of)(void *ctx, const char *launcher, const gl_cmp *c);

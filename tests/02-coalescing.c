@@ -1,18 +1,17 @@
 /* 02-coalescing.c: the grader's suite for lab 02-coalescing.
  *
- *   correctness  strided copy, structure-of-arrays kick (only vx changes) and
- *                matrix add on every class of size (n a multiple of the block
- *                or of 32 or neither; rows a multiple of 32, of 8 or neither,
- *                columns a multiple of 32 or not, each separately), tiny and
- *                large ones, and one drawn from the run's seed, each checked on
- *                the lab's problem (lab.c: gl_problem_check, guards, inputs
+ *   correctness  strided copy, structure-of-arrays kick (only vx changes) and matrix add on
+ *                every class of size (n a multiple of the block or of 32 or neither; rows a
+ *                multiple of 32, of 8 or neither, columns a multiple of 32 or not, each
+ *                separately), tiny and large ones, and one drawn from the run's seed, each
+ *                checked on the lab's problem (lab.c: gl_problem_check, guards, inputs
  *                read-only); the launchers return at once (the work is on the GPU)
- *   technique    the kick reads arrays of floats, not 32-byte records; the
- *                matrix add does not scale threadIdx.x by the row length
- *   performance  against the lab's own kernels (copy_float, kick_aos,
- *                matrix_add_naive), timed by the judge on fresh inputs every call
- *   profile      global-load sectors per request (Nsight Compute): 4 when a
- *                warp reads 32 consecutive floats, up to 32 when strided */
+ *   technique    the kick reads arrays of floats, not 32-byte records; the matrix add does
+ *                not scale threadIdx.x by the row length
+ *   performance  against the lab's own kernels (copy_float, kick_aos, matrix_add_naive),
+ *                timed by the judge on fresh inputs every call
+ *   profile      global-load sectors per request (Nsight Compute): 4 when a warp reads 32
+ *                consecutive floats, up to 32 when strided */
 #include "grader.h"
 #include "inspect.h"
 
@@ -23,65 +22,39 @@
 
 /* ---- correctness: each case on the lab's problem (lab.c), inputs from the test's seed ---- */
 
-/* launcher on each case: strided_copy {n, stride}, kick_soa {n} or matrix_add {rows, cols} */
-static void expect_cases(const char *launcher, const int (*cases)[2], int ncases)
-{
-    int c;
-    for (c = 0; c < ncases; c++)
-        if (cases[c][1])
-            gl_expect_right("%s %d %d", launcher, cases[c][0], cases[c][1]);
-        else
-            gl_expect_right("%s %d", launcher, cases[c][0]);
-}
+/* task 1, each case "n stride": n a multiple of the block (CO_BLOCK), or of 32 but not of the
+ * block, or neither */
+GL_RIGHT(strided_small, 2, 15, "strided copy, tiny and odd n and strides", .run = "strided_copy",
+         .cases = "0 1, 1 1, 1 7, 2 64, 33 2, 1000 3, 255 32")
+GL_RIGHT(strided_whole, 1, 15, "strided copy, n a multiple of 256 or of 32",
+         .run = "strided_copy", .cases = "256 1, 512 5, 4096 32, 32 3, 96 1, 8224 33")
+GL_RIGHT(strided_large, 2, 30, "strided copy, n = 2^20 + 1 and 2^20", .run = "strided_copy",
+         .cases = "1048577 1, 1048577 32, 100003 33, 1048576 2")
+GL_RIGHT(strided_random, 1, 15, "strided copy, n and stride from the seed",
+         .run = "strided_copy", .draw = {300000, 40})
 
-/* A correctness test of launcher on its cases. */
-#define CASES(name, points, timeout_s, title, launcher, ...)                                  \
-    GL_TEST(name, GL_CORRECTNESS, points, timeout_s, title)                                   \
-    {                                                                                         \
-        static const int cases[][2] = {__VA_ARGS__};                                          \
-        expect_cases(launcher, cases, (int)(sizeof cases / sizeof cases[0]));                 \
-    }
+/* task 2: structure of arrays, each case n */
+GL_RIGHT(soa_small, 1, 15, "SoA kick, n = 1, 31 and 1000", .run = "kick_soa",
+         .cases = "1, 31, 1000")
+GL_RIGHT(soa_whole, 1, 15, "SoA kick, n a multiple of 256 or of 32", .run = "kick_soa",
+         .cases = "32, 96, 256, 4096")
+GL_RIGHT(soa_large, 2, 30, "SoA kick, n = 2^20 + 3", .run = "kick_soa 1048579")
+GL_RIGHT(soa_random, 1, 15, "SoA kick, n from the seed", .run = "kick_soa", .draw = {300000})
 
-/* One case drawn from the test's stream, in [1, max_x] and [1, max_y] (max_y 0: none). */
-#define SEEDED(name, title, launcher, max_x, max_y)                                           \
-    GL_TEST(name, GL_CORRECTNESS, 1, 15, title)                                               \
-    {                                                                                         \
-        gl_rng rng;                                                                           \
-        int c[1][2];                                                                          \
-        gl_test_rng(&rng);                                                                    \
-        c[0][0] = (int)gl_rng_range(&rng, 1, max_x);                                          \
-        c[0][1] = max_y ? (int)gl_rng_range(&rng, 1, max_y) : 0;                              \
-        expect_cases(launcher, c, 1);                                                         \
-    }
-
-/* task 1: n a multiple of the block (CO_BLOCK), or of 32 but not of the block, or neither */
-CASES(strided_small, 2, 15, "strided copy, tiny and odd n and strides", "strided_copy",
-      {0, 1}, {1, 1}, {1, 7}, {2, 64}, {33, 2}, {1000, 3}, {255, 32})
-CASES(strided_whole, 1, 15, "strided copy, n a multiple of 256 or of 32", "strided_copy",
-      {256, 1}, {512, 5}, {4096, 32}, {32, 3}, {96, 1}, {8224, 33})
-CASES(strided_large, 2, 30, "strided copy, n = 2^20 + 1 and 2^20", "strided_copy",
-      {(1 << 20) + 1, 1}, {(1 << 20) + 1, 32}, {100003, 33}, {1 << 20, 2})
-SEEDED(strided_random, "strided copy, n and stride from the seed", "strided_copy", 300000, 40)
-
-/* task 2: structure of arrays */
-CASES(soa_small, 1, 15, "SoA kick, n = 1, 31 and 1000", "kick_soa", {1}, {31}, {1000})
-CASES(soa_whole, 1, 15, "SoA kick, n a multiple of 256 or of 32", "kick_soa", {32}, {96}, {256},
-      {4096})
-CASES(soa_large, 2, 30, "SoA kick, n = 2^20 + 3", "kick_soa", {(1 << 20) + 3})
-SEEDED(soa_random, "SoA kick, n from the seed", "kick_soa", 300000, 0)
-
-/* task 3: matrix add (blocks of 32 x 8 threads); rows a multiple of 32 (and of 8) with columns
- * not; columns a multiple of 32 with rows a multiple of 8 but not of 32, or of neither */
-CASES(add_small, 2, 15, "matrix add, 1 x 1 to 33 x 31", "matrix_add", {1, 1}, {1, 1000},
-      {1000, 1}, {33, 31})
-CASES(add_whole_rows, 1, 15, "matrix add, rows a multiple of 32", "matrix_add", {64, 33},
-      {32, 1}, {256, 1000})
-CASES(add_whole_cols, 2, 15, "matrix add, columns a multiple of 32", "matrix_add", {33, 64},
-      {5, 32}, {40, 96}, {1027, 1024})
-CASES(add_whole, 1, 15, "matrix add, both multiples of 32", "matrix_add", {32, 32}, {64, 96},
-      {256, 1024})
-CASES(add_large, 2, 30, "matrix add, 1025 x 2049", "matrix_add", {1025, 2049})
-SEEDED(add_random, "matrix add, a size drawn from the seed", "matrix_add", 3000, 3000)
+/* task 3: matrix add (blocks of 32 x 8 threads), each case "rows cols"; rows a multiple of 32
+ * (and of 8) with columns not; columns a multiple of 32 with rows a multiple of 8 but not of
+ * 32, or of neither */
+GL_RIGHT(add_small, 2, 15, "matrix add, 1 x 1 to 33 x 31", .run = "matrix_add",
+         .cases = "1 1, 1 1000, 1000 1, 33 31")
+GL_RIGHT(add_whole_rows, 1, 15, "matrix add, rows a multiple of 32", .run = "matrix_add",
+         .cases = "64 33, 32 1, 256 1000")
+GL_RIGHT(add_whole_cols, 2, 15, "matrix add, columns a multiple of 32", .run = "matrix_add",
+         .cases = "33 64, 5 32, 40 96, 1027 1024")
+GL_RIGHT(add_whole, 1, 15, "matrix add, both multiples of 32", .run = "matrix_add",
+         .cases = "32 32, 64 96, 256 1024")
+GL_RIGHT(add_large, 2, 30, "matrix add, 1025 x 2049", .run = "matrix_add 1025 2049")
+GL_RIGHT(add_random, 1, 15, "matrix add, a size drawn from the seed", .run = "matrix_add",
+         .draw = {3000, 3000})
 
 /* ---- the launchers only enqueue their kernels (GL_QUEUED) ----
  * 1000 elements, particles, or 1000 x 1000 for the matrix add, behind a 150 ms kernel. */
@@ -133,15 +106,10 @@ static void check_add_mapping(const char *kernel)
                       kernel, why);
 }
 
-GL_TEST(soa_layout, GL_TECHNIQUE, 3, 10, "SoA kick: arrays of floats, no records")
-{
-    GL_FOR_EACH_KERNEL("kick_soa", "kick_soa_kernel", k) check_soa_layout(k);
-}
-
-GL_TEST(add_mapping, GL_TECHNIQUE, 3, 10, "matrix add: threadIdx.x along a row")
-{
-    GL_FOR_EACH_KERNEL("matrix_add", "matrix_add_kernel", k) check_add_mapping(k);
-}
+GL_EACH_KERNEL(soa_layout, 3, "SoA kick: arrays of floats, no records", "kick_soa",
+               "kick_soa_kernel", check_soa_layout)
+GL_EACH_KERNEL(add_mapping, 3, "matrix add: threadIdx.x along a row", "matrix_add",
+               "matrix_add_kernel", check_add_mapping)
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
@@ -208,12 +176,8 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static co_size z;
     int quarter = gl_pool_mib() >= POOL_MIB ? 1 : 4, side = quarter == 1 ? 8192 : 4096;
-    if (!strncmp(launcher, "matrix_add", 10))
-        z = (co_size){.rows = side, .cols = side};
-    else if (!strncmp(launcher, "kick_", 5))
-        z = (co_size){.n = (1 << 24) / quarter};
-    else
-        z = (co_size){.n = (1 << 26) / quarter, .stride = 1};
+    int n = !strncmp(launcher, "kick_", 5) ? 1 << 24 : 1 << 26;
+    z = (co_size){.n = n / quarter, .stride = 1, .rows = side, .cols = side};
     *p = co_problem(launcher, &z);
     return on && *on ? -1 : 0;
 }
@@ -226,15 +190,12 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
     static co_size z;
     int add = !strncmp(launcher, "matrix_add", 10), kick = !strncmp(launcher, "kick_", 5);
     long x = add ? 40 : 1000, y = add ? 70 : argc == 0 ? 3 : 1;
-    if (!gl_launcher_find(launcher) ||
-        (argc != 0 && (argc > (kick ? 1 : 2) ||
-                       gl_parse_long(argv[0], add || kick ? 1 : 0, 1 << 24, &x) ||
-                       (argc > 1 && gl_parse_long(argv[1], 1, 1 << 16, &y)))) ||
-        x * y >= 1L << 31)
+    if (!gl_launcher_find(launcher) || argc > (kick ? 1 : 2) ||
+        (argc > 0 && gl_parse_long(argv[0], add || kick ? 1 : 0, 1 << 24, &x)) ||
+        (argc > 1 && gl_parse_long(argv[1], 1, 1 << 16, &y)) || x * y >= 1L << 31)
         return -1;
-    z = (co_size){.n = (int)x, .stride = (int)y};
-    if (add)
-        z = (co_size){.rows = (int)x, .cols = (int)y};
+    /* the words are N [STRIDE] or ROWS COLS: each launcher reads its own */
+    z = (co_size){.n = (int)x, .stride = (int)y, .rows = (int)x, .cols = (int)y};
     *p = co_problem(launcher, &z);
     return 0;
 }

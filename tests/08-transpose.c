@@ -14,19 +14,7 @@
 
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* A size from the run's seed: any class of rows and columns. */
-static void check_random(const char *launcher)
-{
-    gl_rng rng;
-    gl_test_rng(&rng);
-    gl_expect_right("%s %d %d", launcher, (int)gl_rng_range(&rng, 1, 3000),
-                    (int)gl_rng_range(&rng, 1, 3000));
-}
 
 GL_RIGHT(tiled_1x1, 1, 15, "tiled, 1 x 1", .run = "transpose_tiled 1 1")
 GL_RIGHT(tiled_64x1000, 1, 15, "tiled, 64 x 1000", .run = "transpose_tiled 64 1000")
@@ -45,15 +33,11 @@ GL_RIGHT(padded_33x31, 2, 15, "padded, 33 x 31", .run = "transpose_padded 33 31"
 GL_RIGHT(padded_1025x2049, 2, 15, "padded, 1025 x 2049", .run = "transpose_padded 1025 2049")
 GL_RIGHT(padded_4096x4096, 2, 60, "padded, 4096 x 4096", .run = "transpose_padded 4096 4096")
 
-GL_TEST(tiled_random, GL_CORRECTNESS, 1, 15, "tiled, a size drawn from the seed")
-{
-    check_random("transpose_tiled");
-}
-
-GL_TEST(padded_random, GL_CORRECTNESS, 1, 15, "padded, a size drawn from the seed")
-{
-    check_random("transpose_padded");
-}
+/* A size from the run's seed: any class of rows and columns. */
+GL_RIGHT(tiled_random, 1, 15, "tiled, a size drawn from the seed", .run = "transpose_tiled",
+         .draw = {3000, 3000})
+GL_RIGHT(padded_random, 1, 15, "padded, a size drawn from the seed", .run = "transpose_padded",
+         .draw = {3000, 3000})
 
 /* The launcher only enqueues its kernel: 1000 x 1000 behind a 150 ms kernel. */
 GL_QUEUED(tiled_async, 2, "tiled, launcher returns at once", .run = "transpose_tiled 1000 1000")
@@ -96,20 +80,16 @@ GL_TEST(tiled_shared_tile, GL_TECHNIQUE, 3, 10, "tiled: a shared tile")
     GL_FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_shared_tile(k, 1);
 }
 
-GL_TEST(tiled_barrier, GL_TECHNIQUE, 2, 10, "tiled: __syncthreads()")
-{
-    GL_FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_barrier(k);
-}
+GL_EACH_KERNEL(tiled_barrier, 2, "tiled: __syncthreads()", "transpose_tiled",
+               "transpose_tiled_kernel", check_barrier)
 
 GL_TEST(padded_shared_tile, GL_TECHNIQUE, 2, 10, "padded: a shared tile")
 {
     GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_shared_tile(k, 2);
 }
 
-GL_TEST(padded_barrier, GL_TECHNIQUE, 1, 10, "padded: __syncthreads()")
-{
-    GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_barrier(k);
-}
+GL_EACH_KERNEL(padded_barrier, 1, "padded: __syncthreads()", "transpose_padded",
+               "transpose_padded_kernel", check_barrier)
 
 /* The tile has TILE_DIM rows (or TILE_DIM + 1, or two buffers of them); its row pitch, in
  * 4-byte words, must not be a multiple of 32, or a column of the tile sits in one bank. */
@@ -128,10 +108,8 @@ static void check_pitch(const char *kernel)
                       kernel, pitch, pitch);
 }
 
-GL_TEST(padded_pitch, GL_TECHNIQUE, 4, 10, "padded: row pitch not a multiple of 32")
-{
-    GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_pitch(k);
-}
+GL_EACH_KERNEL(padded_pitch, 4, "padded: row pitch not a multiple of 32", "transpose_padded",
+               "transpose_padded_kernel", check_pitch)
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 

@@ -13,39 +13,14 @@ typedef void (*kick_aos_fn)(struct particle *p, int n, float ex, float dt);
 typedef void (*kick_soa_fn)(struct particles p, int n, float ex, float dt);
 typedef void (*add_fn)(float *c, const float *a, const float *b, int rows, int cols);
 
-static long long call_copy(void *fn, const gl_arg *a)
-{
-    ((copy_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i);
-    return 0;
-}
-
-static long long call_strided(void *fn, const gl_arg *a)
-{
-    ((strided_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i, (int)a[3].i);
-    return 0;
-}
-
-static long long call_kick_aos(void *fn, const gl_arg *a)
-{
-    ((kick_aos_fn)fn)((struct particle *)a[0].p, (int)a[1].i, (float)a[2].f, (float)a[3].f);
-    return 0;
-}
-
+GL_INVOKER(call_copy, copy_fn, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_strided, strided_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
+GL_INVOKER(call_kick_aos, kick_aos_fn, a, a[0].p, (int)a[1].i, (float)a[2].f, (float)a[3].f)
 /* struct particles goes by value: its 8 device pointers travel one by one */
-static long long call_kick_soa(void *fn, const gl_arg *a)
-{
-    struct particles p = {(float *)a[0].p, (float *)a[1].p, (float *)a[2].p, (float *)a[3].p,
-                          (float *)a[4].p, (float *)a[5].p, (float *)a[6].p, (float *)a[7].p};
-    ((kick_soa_fn)fn)(p, (int)a[8].i, (float)a[9].f, (float)a[10].f);
-    return 0;
-}
-
-static long long call_add(void *fn, const gl_arg *a)
-{
-    ((add_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p, (int)a[3].i,
-                 (int)a[4].i);
-    return 0;
-}
+GL_INVOKER(call_kick_soa, kick_soa_fn, a,
+           (struct particles){a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].p, a[6].p, a[7].p},
+           (int)a[8].i, (float)a[9].f, (float)a[10].f)
+GL_INVOKER(call_add, add_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"copy_float", "ppi", call_copy, GL_GIVEN},
@@ -60,44 +35,11 @@ const gl_launcher LAB_LAUNCHERS[] = {
 /* The kick's field along x and its time step. */
 #define CO_EX 2.5f
 #define CO_DT 0.01f
-
-/* ---- what a wrong output most likely means, in the lab's words, by what the comparison
- * found (hint_of: the correctness tests, the timed rounds, the demo) ---- */
-
-#define NONE_WRITTEN "is the kernel still a TODO, or is it never launched?"
-#define COPY_RULE                                                                             \
-    "out[i] is in[i * stride]: is the stride applied to the read, and only to the read?"
-#define ADD_GRID                                                                              \
-    "the grid must cover the columns with blockIdx.x and the rows with blockIdx.y (the "      \
-    "launcher's grid)"
 #define KICK_RULE "vx[i] += charge[i] / mass[i] * ex * dt, as in kick_aos_kernel"
+#define NONE_WRITTEN "is the kernel still a TODO, or is it never launched?"
 
-/* Nothing written, some elements never written (partly; NULL: as wrong values), or wrong
- * values. */
-static const char *hint_by(const gl_cmp *c, const char *partly, const char *values)
-{
-    return c->unwritten == c->n    ? "Is the kernel still a TODO, or is it never launched?"
-           : c->unwritten && partly ? partly
-                                    : values;
-}
-
-static const char *copy_hint(void *ctx, const char *launcher, const gl_cmp *c)
-{
-    (void)ctx;
-    (void)launcher;
-    return hint_by(c, NULL, COPY_RULE);
-}
-
-static const char *add_hint(void *ctx, const char *launcher, const gl_cmp *c)
-{
-    (void)ctx;
-    (void)launcher;
-    return hint_by(c, "Some elements were never written: " ADD_GRID,
-                   "Element (row, col) is at row * cols + col");
-}
-
-/* The particles are updated in place (never poisoned): the first wrong field says what is
- * wrong, vx kicked wrong or another field changed. */
+/* What a wrong kick most likely means. The particles are updated in place (never poisoned):
+ * the first wrong field says what is wrong, vx kicked wrong or another field changed. */
 static const char *kick_hint(void *ctx, const char *launcher, const gl_cmp *c)
 {
     static const char *const fields[8] = {"x", "y", "z", "vx", "vy", "vz", "mass", "charge"};
@@ -117,8 +59,6 @@ static const char *kick_hint(void *ctx, const char *launcher, const gl_cmp *c)
                  c->wrong != (size_t)z->n ? "" : " (if none was kicked: " NONE_WRITTEN ")");
     return hint;
 }
-
-/* ---- the problems the demo and the grader check and time (lab.h) ---- */
 
 /* The floats a copy's input holds: in[offset + i * stride] for i < n. */
 static size_t copy_in_floats(const co_size *z)
@@ -187,84 +127,79 @@ static void problem_kick_arrays(void *ctx, void *const *buf)
     gl_device_copy_words_strided(r + 3, words, f + 3 * n, 1, n); /* vx */
     gl_device_copy_words_strided(r + 6, words, f + 6 * n, 1, n); /* mass */
     gl_device_copy_words_strided(r + 7, words, f + 7 * n, 1, n); /* charge */
-    gl_arg a[] = {GL_P(records.ptr), GL_I(z->n), GL_F(CO_EX), GL_F(CO_DT)};
-    gl_exec("kick_aos", a);
+    problem_call(&(co_size){.n = z->n, .kind = 'a'}, "kick_aos", (void *[]){records.ptr});
     GL_CHECK_LAUNCH("kick_aos");
     gl_device_copy_words_strided(f + 3 * n, 1, r + 3, words, n);
     gl_buf_free(&records);
 }
 
-static gl_problem add_problem(co_size *z)
-{
-    size_t bytes = (size_t)z->rows * z->cols * sizeof(float);
-    /* a grid that does not test its bounds writes up to 31 rows or columns too far */
-    size_t guard = (size_t)32 * (size_t)(z->rows > z->cols ? z->rows : z->cols) * sizeof(float);
-    gl_problem p = {.inputs = 2, .outputs = 1, .reference = "matrix_add_naive",
-                    .hint_of = add_hint, .work = 3.0 * (double)bytes, .sets = 5};
-    snprintf(z->what, sizeof z->what, "on %d x %d", z->rows, z->cols);
-    p.buf[0] = (gl_problem_buf){.name = "a", .bytes = bytes, .row = (size_t)z->cols,
-                                .outside = "a and b are read-only input", .guard = guard + 4096};
-    p.buf[1] = p.buf[0];
-    p.buf[1].name = "b";
-    p.buf[2] = (gl_problem_buf){.name = "c", .bytes = bytes, .cmp = GL_CMP_FLOAT,
-                                .row = (size_t)z->cols,
-                                .outside = "test row < rows and col < cols", .guard = guard + 4096};
-    return p;
-}
-
-/* Updated in place: vx kicked, the seven other fields as they were. */
-static gl_problem kick_problem(co_size *z)
-{
-    int soa = z->kind == 's';
-    gl_problem p = {.outputs = 1, .reference = soa ? NULL : "kick_aos",
-                    .reference_fn = soa ? problem_kick_arrays : NULL, .hint_of = kick_hint,
-                    .work = 16.0 * z->n /* vx, mass and charge read, vx written */,
-                    /* a round's fixed cost (about 0.9 ms on an H100, inferred) spread over 12 of
-                     * the SoA's short calls, as the old suite did: over 6 it gave 1.8x to 2.2x
-                     * where the kernels differ by 3.5x */
-                    .sets = soa ? 12 : 6};
-    snprintf(z->what, sizeof z->what, "with n = %d", z->n);
-    p.buf[0] = (gl_problem_buf){.name = soa ? "p" : "the records",
-                                .bytes = 8 * (size_t)z->n * sizeof(float), .cmp = GL_CMP_FLOAT,
-                                .atol = 1e-6, .rtol = 1e-5, .row = soa ? (size_t)z->n : 8,
-                                .made = 1, .outside = "test i < n in the kernel"};
-    return p;
-}
-
-static gl_problem copy_problem(co_size *z)
-{
-    gl_problem p = {.inputs = 1, .outputs = 1, .reference_fn = problem_copy,
-                    .hint_of = copy_hint, .work = 2.0 * z->n * sizeof(float), .sets = 8};
-    if (z->offset)
-        snprintf(z->what, sizeof z->what, "with n = %d from in + %d", z->n, z->offset);
-    else
-        snprintf(z->what, sizeof z->what, "with n = %d, stride = %d", z->n, z->stride);
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = copy_in_floats(z) * sizeof(float),
-                                .outside = "in is read-only input"};
-    /* compared as floats, exactly: the messages show values */
-    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = (size_t)z->n * sizeof(float),
-                                .cmp = GL_CMP_FLOAT,
-                                .outside = "test i < n in the kernel (the last block has "
-                                           "threads past n)"};
-    return p;
-}
-
 gl_problem co_problem(const char *launcher, void *size)
 {
     co_size *z = size;
-    gl_problem p;
+    size_t bytes = (size_t)z->rows * z->cols * sizeof(float);
+    /* a grid that does not test its bounds writes up to 31 rows or columns too far */
+    size_t guard = (size_t)32 * (size_t)(z->rows > z->cols ? z->rows : z->cols) * sizeof(float) +
+                   4096;
+    gl_problem p = {.what = z->what, .outputs = 1, .ctx = z, .make = problem_make,
+                    .call = problem_call, .inputs_read_only = 1, .rounds = 5,
+                    /* the copies' and the adds' (the kicks' hint_of says its own) */
+                    .hint_none = "Is the kernel still a TODO, or is it never launched?"};
     z->kind = !strncmp(launcher, "matrix_add", 10) ? 'm'
               : !strcmp(launcher, "kick_aos")      ? 'a'
               : !strncmp(launcher, "kick_", 5)     ? 's'
                                                    : 'c';
-    if (z->kind == 'c' && (z->stride < 1 || !strcmp(launcher, "copy_float")))
-        z->stride = 1; /* copy_float has none */
-    p = z->kind == 'm' ? add_problem(z) : z->kind == 'c' ? copy_problem(z) : kick_problem(z);
-    p.what = z->what;
-    p.ctx = z;
-    p.make = problem_make;
-    p.call = problem_call;
-    p.inputs_read_only = 1;
-    p.rounds = 5;
+    if (z->kind == 'm') { /* c = a + b */
+        snprintf(z->what, sizeof z->what, "on %d x %d", z->rows, z->cols);
+        p.inputs = 2;
+        p.reference = "matrix_add_naive";
+        p.work = 3.0 * (double)bytes;
+        p.sets = 5;
+        p.buf[0] = (gl_problem_buf){.name = "a", .bytes = bytes, .row = (size_t)z->cols,
+                                    .outside = "a and b are read-only input", .guard = guard};
+        p.buf[1] = p.buf[0];
+        p.buf[1].name = "b";
+        p.buf[2] = (gl_problem_buf){.name = "c", .bytes = bytes, .cmp = GL_CMP_FLOAT,
+                                    .row = (size_t)z->cols,
+                                    .outside = "test row < rows and col < cols", .guard = guard};
+        p.hint_partly = "Some elements were never written: the grid must cover the columns "
+                        "with blockIdx.x and the rows with blockIdx.y (the launcher's grid)";
+        p.hint = "Element (row, col) is at row * cols + col";
+    } else if (z->kind == 'c') { /* out[i] = in[offset + i * stride] */
+        if (z->stride < 1 || !strcmp(launcher, "copy_float"))
+            z->stride = 1; /* copy_float has none */
+        if (z->offset)
+            snprintf(z->what, sizeof z->what, "with n = %d from in + %d", z->n, z->offset);
+        else
+            snprintf(z->what, sizeof z->what, "with n = %d, stride = %d", z->n, z->stride);
+        p.inputs = 1;
+        p.reference_fn = problem_copy;
+        p.work = 2.0 * z->n * sizeof(float);
+        p.sets = 8;
+        p.buf[0] = (gl_problem_buf){.name = "in", .bytes = copy_in_floats(z) * sizeof(float),
+                                    .outside = "in is read-only input"};
+        /* compared as floats, exactly: the messages show values */
+        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = (size_t)z->n * sizeof(float),
+                                    .cmp = GL_CMP_FLOAT,
+                                    .outside = "test i < n in the kernel (the last block has "
+                                               "threads past n)"};
+        p.hint = "out[i] is in[i * stride]: is the stride applied to the read, and only to the "
+                 "read?";
+    } else { /* the particles kicked in place: vx kicked, the seven other fields as they were */
+        int soa = z->kind == 's';
+        snprintf(z->what, sizeof z->what, "with n = %d", z->n);
+        p.reference = soa ? NULL : "kick_aos";
+        p.reference_fn = soa ? problem_kick_arrays : NULL;
+        p.hint_of = kick_hint;
+        p.work = 16.0 * z->n; /* vx, mass and charge read, vx written */
+        /* a round's fixed cost (about 0.9 ms on an H100, inferred) spread over 12 of the SoA's
+         * short calls, as the old suite did: over 6 it gave 1.8x to 2.2x where the kernels
+         * differ by 3.5x */
+        p.sets = soa ? 12 : 6;
+        p.buf[0] = (gl_problem_buf){.name = soa ? "p" : "the records",
+                                    .bytes = 8 * (size_t)z->n * sizeof(float),
+                                    .cmp = GL_CMP_FLOAT, .atol = 1e-6, .rtol = 1e-5,
+                                    .row = soa ? (size_t)z->n : 8, .made = 1,
+                                    .outside = "test i < n in the kernel"};
+    }
     return p;
 }

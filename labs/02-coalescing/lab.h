@@ -14,12 +14,12 @@
  *                              the masses in [0.5, 2)); the kit's kick_aos the reference
  *   matrix_add_naive, matrix_add  c = a + b, rows x cols, random in [-1, 1); the kit's
  *                              matrix_add_naive the reference
- * size, a co_size, holds the size, the shape and the words, and must outlive the problem. */
+ * size, a co_size, holds the size (each launcher reads its own fields: a size may hold every
+ * launcher's), the shape and the words, and must outlive the problem. */
 typedef struct {
-    int n, stride, offset; /* the copies (offset, stride: 0 is 0 and 1) and the kick (n) */
-    int rows, cols;        /* the matrix add */
-    int kind;              /* set by co_problem: 'c' a copy, 'a' the records' kick, 's' the
-                            * arrays' kick, 'm' a matrix add */
+    int n, stride, offset; /* the copies (offset, stride: 0 is 0 and 1) and the kicks (n) */
+    int rows, cols;        /* the matrix adds */
+    int kind; /* set by co_problem: 'c' a copy, 'a' the records' kick, 's' the arrays', 'm' an add */
     char what[64];
 } co_size;
 gl_problem co_problem(const char *launcher, void *size);

@@ -5,12 +5,7 @@
 #include <string.h>
 
 typedef void (*transpose_fn)(float *out, const float *in, int rows, int cols);
-
-static long long call_transpose(void *fn, const gl_arg *a)
-{
-    ((transpose_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i, (int)a[3].i);
-    return 0;
-}
+GL_INVOKER(call_transpose, transpose_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"transpose_copy", "ppii", call_transpose, GL_GIVEN},
@@ -20,28 +15,6 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {NULL, NULL, NULL, 0},
 };
 
-void transpose_run(const char *name, float *out, const float *in, int rows, int cols)
-{
-    gl_arg a[] = {GL_P(out), GL_P(in), GL_I(rows), GL_I(cols)};
-    gl_exec(name, a);
-}
-
-/* What usually causes what the comparison found, in the lab's terms. */
-static const char *hint(void *ctx, const char *launcher, const gl_cmp *cmp)
-{
-    (void)ctx;
-    (void)launcher;
-    if (cmp->unwritten == cmp->n)
-        return "Is the kernel still a TODO, or is it never launched?";
-    if (cmp->unwritten)
-        return "Some elements were never written: the bounds test or the index arithmetic "
-               "skips them (when the size is not a multiple of 32, the last tiles stick out of "
-               "the matrix: test each element, not the whole tile)";
-    return "Wrong values: for the write, the block indices swap (blockIdx.y picks the tile's "
-           "column of out) and out has `rows` columns; a missing __syncthreads() reads tile "
-           "elements other warps have not written yet";
-}
-
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const transpose_size *z = ctx;
@@ -49,10 +22,13 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
     gl_device_fill_float(dst, (size_t)z->rows * z->cols, -1.0f, 1.0f, seed);
 }
 
+/* Runs launcher: in the demo, the linked one; in the grader, the student's in its own
+ * process, or the kit's own. */
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const transpose_size *z = ctx;
-    transpose_run(launcher, buf[1], buf[0], z->rows, z->cols);
+    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(z->rows), GL_I(z->cols)};
+    gl_exec(launcher, a);
 }
 
 static void problem_copy(void *ctx, void *const *buf)
@@ -69,7 +45,7 @@ gl_problem transpose_problem(const char *launcher, void *size)
     gl_problem p = {.what = z->what, .inputs = 1, .outputs = 1, .ctx = z, .make = problem_make,
                     .call = problem_call, .reference = copy ? NULL : "transpose_naive",
                     .reference_fn = copy ? problem_copy : NULL, .inputs_read_only = 1,
-                    .hint_of = hint, .work = 2.0 * (double)bytes, .sets = 8, .rounds = 5};
+                    .work = 2.0 * (double)bytes, .sets = 8, .rounds = 5};
     /* a missing bounds test writes up to 31 rows or columns too far */
     size_t guard = (size_t)32 * (size_t)(z->rows > z->cols ? z->rows : z->cols) * sizeof(float);
     snprintf(z->what, sizeof z->what, "at %d x %d", z->rows, z->cols);
@@ -80,5 +56,13 @@ gl_problem transpose_problem(const char *launcher, void *size)
                                 .outside = "the bounds test for the last, partial tiles is "
                                            "missing or wrong",
                                 .guard = guard + 4096};
+    /* what usually causes what the comparison found, in the lab's terms */
+    p.hint_none = "Is the kernel still a TODO, or is it never launched?";
+    p.hint_partly = "Some elements were never written: the bounds test or the index arithmetic "
+                    "skips them (when the size is not a multiple of 32, the last tiles stick "
+                    "out of the matrix: test each element, not the whole tile)";
+    p.hint = "Wrong values: for the write, the block indices swap (blockIdx.y picks the tile's "
+             "column of out) and out has `rows` columns; a missing __syncthreads() reads tile "
+             "elements other warps have not written yet";
     return p;
 }

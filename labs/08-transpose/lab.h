@@ -1,16 +1,11 @@
 /* lab.h: lab 08-transpose described once, for its demo (demo.c) and its
- * grader (tests/08-transpose.c): the launchers and the problem (its input,
- * reference and hints). */
+ * grader (tests/08-transpose.c): the problem (its input, reference and
+ * hints), on the launchers that lab.c lists. */
 #ifndef TRANSPOSE_LAB_H
 #define TRANSPOSE_LAB_H
 
 #include "gpulabs.h"
 #include "transpose.h"
-
-/* Calls launcher `name` (transpose_naive, transpose_padded, ...) of the
- * program's build: in the demo, the linked one; in the grader, the
- * student's in its own process, or the kit's own. */
-void transpose_run(const char *name, float *out, const float *in, int rows, int cols);
 
 /* The problem the demo and the grader check and time (common/gl_problem.h): a random rows x cols matrix
  * in [-1, 1) and launcher's output of it, the kit's naive transpose the reference (a copy's
