@@ -1,10 +1,10 @@
 /* demo.c: lab 03-bank-conflicts's bank maps and measurements (make run LAB=03: your
- * bank_conflicts.cu; make demo LAB=03: the reference): build/.../demo [--csv FILE] [ROWS],
- * by default 2^20 rows of 32. First a few access patterns: the bank each lane of a warp hits,
- * the wavefronts your bank_conflict_degree predicts, and the given probe's time on it (lab.c;
- * median of 21 runs) over the row pattern's. Then the tile Gram matrices, unpadded (given) and
- * padded (yours), on floats and doubles: each checked as the grader's correctness tests check
- * it (lab.c), then timed (L2 flushed before each run) against the unpadded kernel of its type. */
+ * bank_conflicts.cu; make demo LAB=03: the reference): build/.../demo [--csv FILE] [ROWS], by
+ * default 2^20 rows of 32. First a few access patterns: the bank each lane of a warp hits, the
+ * wavefronts your bank_conflict_degree predicts, and the given probe's time on it (lab.c; median
+ * of 21 runs) over the row pattern's. Then the tile Gram matrices, unpadded (given) and padded
+ * (yours), on floats and doubles: each checked as the grader's correctness tests check it, then
+ * timed on their inputs (L2 flushed before each run) against the unpadded kernel of its type. */
 #include "lab.h"
 
 #include <stdio.h>

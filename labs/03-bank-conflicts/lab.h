@@ -17,8 +17,9 @@ int bc_is_double(const char *launcher);
  * launcher's type (doubles not just floats widened); out checked on the host (.verify), floats
  * each within its own FP32 error bound (gl_matmul.h: T T^T is a matrix product), doubles within
  * one bound for all (the same bound in FP64, for the GPU's sum and the reference's); guard
- * zones a whole tile wide. With timed set, the grader's timed problem: inputs made on the GPU,
- * the kit's unpadded kernel of the type the reference, and no work (its claims compare times).
+ * zones a whole tile wide; its work (the demo's rate) bytes in + out. With timed set, the
+ * grader's timed problem: inputs made on the GPU, the kit's unpadded kernel of the type the
+ * reference, and no work (its claims compare times).
  *
  * The demo's probe's (launcher bank_probe, size a bc_probe_size): the given bank_probe, in whose
  * blocks of 8 warps lane i reads shared word first + i * stride BC_PROBE_ITERS times. No work:
