@@ -3,18 +3,17 @@
  *   make run LAB=01      your divergence.cu     make demo LAB=01   the reference
  *   build/.../demo [--csv FILE] [N]             (default 2^24 elements)
  *
- * Each variant runs once and is checked as the grader checks it (lab.c); a
- * right one is then timed (median of 21 runs, L2 flushed before each) and
- * compared with the row it improves on (x_baseline: that row's time over
- * this one's). "random" input: each element's class is a coin toss;
- * "partitioned": the same values, the light ones first, then the heavy ones,
- * so whole warps agree. Gelem/s: input elements per second; for the block
- * products that is also gf_mul's per second (a block's 256 elements take 255). */
+ * Each variant runs once and is checked as the grader checks it (lab.c); a right one is then
+ * timed (median of 21 runs, L2 flushed before each) and compared with the row it improves on
+ * (x_baseline: that row's time over this one's). "random" input: each element's class is a
+ * coin toss; "partitioned": the same values, the light ones first, then the heavy ones, so
+ * whole warps agree. Gelem/s: input elements per second; for the block products that is also
+ * gf_mul's per second (a block's 256 elements take 255). */
 #include "lab.h"
 
 #include <stdio.h>
 
-static div_size in_random, in_partitioned = {.partitioned = 1};
+static div_size in_random, in_partitioned = {.input = DIV_PARTITIONED};
 
 /* launcher on the input (random or partitioned), its speedup over case base */
 #define CASE(fn, input, base) \

@@ -26,36 +26,47 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {NULL, NULL, NULL, 0},
 };
 
-/* Calls launcher `name` (all take out, in, n) of the program's build: in the demo, the linked
- * one; in the grader, the student's in its own process, or the kit's own. */
-static void div_run(const char *name, unsigned *out, const unsigned *in, int n)
-{
-    gl_arg a[] = {GL_P(out), GL_P(in), GL_I(n)};
-    gl_exec(name, a);
-}
+/* What usually causes elements never written, and wrong values, of the lane-parity hashes
+ * (task 1's, and the trap's by element parity) */
+static const char hash_unwritten[] =
+    "Some elements were never written and others twice: the mapping from thread to element "
+    "must take every element exactly once (within each 64 elements, lane l of the even warp "
+    "takes 2 l, of the odd warp 2 l + 1)";
+static const char hash_wrong[] = "Wrong values: element i gets hash_even when i is even, "
+                                 "hash_odd when it is odd, whichever thread computes it";
 
-/* What a launcher computes (divergence.h): the lane-parity hashes (task 1), the trap's
- * hash_with by element parity (same_code_by_lane) or by warp parity (same_code_by_warp),
- * classify_one (task 2), the block products (task 3). */
-typedef enum {
-    DIV_HASH,
-    DIV_SAME_CODE,
-    DIV_SAME_CODE_BY_WARP,
-    DIV_CLASSIFY,
-    DIV_BLOCK_PRODUCTS
-} div_work;
+/* The lab's outputs (divergence.h), each by the start of its launchers' names: the given
+ * launcher of it, the reference (NULL: each launcher its own), and what usually causes some
+ * elements never written (NULL: as wrong values) and wrong values, in the lab's terms. */
+static const struct {
+    const char *prefix, *reference, *unwritten, *wrong;
+} outputs[] = {
+    {"branch_by_", "branch_by_lane", hash_unwritten, hash_wrong},
+    {"same_code_by_warp", NULL, NULL,
+     "Wrong values: element i is hashed with DIV_MULT_EVEN when i / 32 is even, DIV_MULT_ODD "
+     "when it is odd"},
+    {"same_code_", NULL, hash_unwritten, hash_wrong},
+    {"classify", "classify",
+     "Some elements were never written: does every filed element get a slot, and does thread t "
+     "process slot t both below `heavy` and from DIV_BLOCK - light on? Are the counters zeroed, "
+     "and a __syncthreads() between the steps?",
+     "Wrong values: the heavy work goes to the elements is_heavy() picks, the light work to the "
+     "others; the element a thread processes is slot[t], not its own i"},
+    {"block_products_", "block_products_interleaved",
+     "Some block products were never written: thread 0 of every block writes partial[0], at "
+     "products[blockIdx.x]",
+     "Wrong products: at step s, thread tid combines partial[2 s tid + s] into partial[2 s tid] "
+     "with gf_mul when 2 s tid < blockDim.x, and a __syncthreads() follows every step; "
+     "elements from n on count as 1 (the identity), not 0"},
+};
 
-static div_work work_of(const char *launcher)
+/* launcher's output: the first whose prefix starts its name (the block products the last) */
+static int output_of(const char *launcher)
 {
-    if (!strncmp(launcher, "branch_by_", 10))
-        return DIV_HASH;
-    if (!strcmp(launcher, "same_code_by_warp"))
-        return DIV_SAME_CODE_BY_WARP;
-    if (!strncmp(launcher, "same_code_", 10))
-        return DIV_SAME_CODE;
-    if (!strncmp(launcher, "classify", 8))
-        return DIV_CLASSIFY;
-    return DIV_BLOCK_PRODUCTS;
+    int o = 0;
+    while (o < 4 && strncmp(launcher, outputs[o].prefix, strlen(outputs[o].prefix)))
+        o++;
+    return o;
 }
 
 /* each input as a run names it, and as the messages say it */
@@ -74,115 +85,78 @@ int div_input_of(const char *word)
     return -1;
 }
 
-/* Regroups x[0, n) stably: the light elements first, then the heavy ones. */
-static void partition(unsigned *x, unsigned *heavy, int n)
-{
-    int i, light = 0, h = 0;
-    for (i = 0; i < n; i++)
-        if (is_heavy(x[i]))
-            heavy[h++] = x[i];
-        else
-            x[light++] = x[i];
-    memcpy(x + light, heavy, (size_t)h * sizeof(unsigned));
-}
-
-/* Random bits made on the GPU; the other inputs set each element's class on the host. */
+/* Random bits made on the GPU; the other inputs set each element's class on the host, and the
+ * partitioned one regroups the elements stably: the light ones first, then the heavy ones. */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const div_size *z = ctx;
-    size_t bytes = (size_t)z->n * sizeof(unsigned), i;
-    unsigned *x, *spare;
+    size_t n = (size_t)z->n, bytes = n * sizeof(unsigned), i, light = 0, heavy = 0;
+    unsigned *x, *heavies;
     (void)k;
     gl_device_fill_bytes(dst, bytes, seed);
     if (z->input == DIV_RANDOM)
         return;
     x = malloc(bytes + 1);
-    spare = malloc(bytes + 1);
-    if (!x || !spare)
+    heavies = malloc(bytes + 1);
+    if (!x || !heavies)
         gl_fail("out of host memory for %d elements", z->n);
     GL_CUDA(cudaMemcpy(x, dst, bytes, cudaMemcpyDeviceToHost));
-    for (i = 0; i < (size_t)z->n; i++)
+    for (i = 0; i < n; i++) {
         if (z->input == DIV_ALL_HEAVY || (z->input == DIV_ALTERNATING && i % 2))
             x[i] |= DIV_HEAVY_MIN;
         else if (z->input == DIV_ALL_LIGHT || z->input == DIV_ALTERNATING)
             x[i] &= ~DIV_HEAVY_MIN;
-    if (z->input == DIV_PARTITIONED)
-        partition(x, spare, z->n);
+        else if (is_heavy(x[i])) /* partitioned: the heavy ones set aside, */
+            heavies[heavy++] = x[i];
+        else /* the light ones moved to the front (light <= i), */
+            x[light++] = x[i];
+    }
+    memcpy(x + light, heavies, heavy * sizeof(unsigned)); /* the heavy ones after them */
     GL_CUDA(cudaMemcpy(dst, x, bytes, cudaMemcpyHostToDevice));
     free(x);
-    free(spare);
+    free(heavies);
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    div_run(launcher, buf[1], buf[0], ((div_size *)ctx)->n);
+    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(((const div_size *)ctx)->n)};
+    gl_exec(launcher, a);
 }
 
 /* What usually causes what the comparison found, in the lab's terms. */
 static const char *hint(void *ctx, const char *launcher, const gl_cmp *c)
 {
+    int o = output_of(launcher);
     (void)ctx;
     if (c->unwritten == c->n)
         return "Is the kernel still a TODO, or is it never launched?";
-    switch (work_of(launcher)) {
-    case DIV_HASH:
-    case DIV_SAME_CODE:
-        if (c->unwritten)
-            return "Some elements were never written and others twice: the mapping from "
-                   "thread to element must take every element exactly once (within each 64 "
-                   "elements, lane l of the even warp takes 2 l, of the odd warp 2 l + 1)";
-        return "Wrong values: element i gets hash_even when i is even, hash_odd when it is "
-               "odd, whichever thread computes it";
-    case DIV_SAME_CODE_BY_WARP:
-        return "Wrong values: element i is hashed with DIV_MULT_EVEN when i / 32 is even, "
-               "DIV_MULT_ODD when it is odd";
-    case DIV_CLASSIFY:
-        if (c->unwritten)
-            return "Some elements were never written: does every filed element get a slot, and "
-                   "does thread t process slot t both below `heavy` and from DIV_BLOCK - light "
-                   "on? Are the counters zeroed, and a __syncthreads() between the steps?";
-        return "Wrong values: the heavy work goes to the elements is_heavy() picks, the light "
-               "work to the others; the element a thread processes is slot[t], not its own i";
-    case DIV_BLOCK_PRODUCTS:
-        if (c->unwritten)
-            return "Some block products were never written: thread 0 of every block writes "
-                   "partial[0], at products[blockIdx.x]";
-        return "Wrong products: at step s, thread tid combines partial[2 s tid + s] into "
-               "partial[2 s tid] with gf_mul when 2 s tid < blockDim.x, and a "
-               "__syncthreads() follows every step; elements from n on count as 1 (the "
-               "identity), not 0";
-    }
-    return "";
+    return c->unwritten && outputs[o].unwritten ? outputs[o].unwritten : outputs[o].wrong;
 }
 
 gl_problem div_problem(const char *launcher, void *size)
 {
-    static const char *const given[] = {[DIV_HASH] = "branch_by_lane", [DIV_CLASSIFY] = "classify",
-                                        [DIV_BLOCK_PRODUCTS] = "block_products_interleaved"};
     div_size *z = size;
-    div_work what = work_of(launcher);
-    int products = what == DIV_BLOCK_PRODUCTS;
+    const char *reference = outputs[output_of(launcher)].reference;
     size_t bytes = (size_t)z->n * sizeof(unsigned);
     /* guard zones past a stray write's reach: the last block's threads past n (a missing
      * bounds test), and a page more; block products indexed by element reach n */
     size_t guard = DIV_BLOCK * sizeof(unsigned) + 4096;
     gl_problem p = {.what = z->what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1,
                     .ctx = z, .make = problem_make, .call = problem_call,
-                    .reference = given[what] ? given[what] : launcher, .inputs_read_only = 1,
+                    .reference = reference ? reference : launcher, .inputs_read_only = 1,
                     .hint_of = hint};
-    if (z->partitioned)
-        z->input = DIV_PARTITIONED;
     snprintf(z->what, sizeof z->what, "with n = %d, %s", z->n, input_names[z->input]);
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .guard = guard,
                                 .outside = "in is the read-only input"};
-    if (products)
+    if (strstr(launcher, "block_products"))
         p.buf[1] = (gl_problem_buf){
             .name = "products", .bytes = (size_t)div_blocks(z->n) * sizeof(unsigned),
             .cmp = GL_CMP_UINT, .guard = guard + bytes,
             .outside = "only thread 0 of each block writes, at products[blockIdx.x]"};
     else
         p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_UINT,
-                                    .guard = guard, .outside = "only elements i < n are written (is the bounds "
+                                    .guard = guard,
+                                    .outside = "only elements i < n are written (is the bounds "
                                                "test i < n missing?)"};
     return p;
 }

@@ -1,6 +1,5 @@
-/* lab.h: lab 01-divergence described once, for its demo (demo.c) and its
- * grader (tests/01-divergence.c): the launchers and the problem (its inputs,
- * reference and hints). */
+/* lab.h: lab 01-divergence described once, for its demo (demo.c) and its grader
+ * (tests/01-divergence.c): the problem (its inputs, reference and hints; the launchers: lab.c). */
 #ifndef DIVERGENCE_LAB_H
 #define DIVERGENCE_LAB_H
 
@@ -26,7 +25,6 @@ int div_input_of(const char *word);
 typedef struct {
     int n;
     div_input input;
-    int partitioned; /* the demo's: input DIV_PARTITIONED */
     char what[64];
 } div_size;
 gl_problem div_problem(const char *launcher, void *size);

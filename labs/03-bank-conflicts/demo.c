@@ -1,19 +1,16 @@
 /* demo.c: lab 03-bank-conflicts's bank maps and measurements (make run LAB=03: your
- * bank_conflicts.cu; make demo LAB=03: the reference): build/.../demo [--csv FILE] [ROWS],
- * by default 2^20 rows of 32. First the bank map of a few access patterns: which bank each
- * lane of a warp hits, the wavefronts your bank_conflict_degree predicts, and the time the
- * given probe takes on it (lab.c; median of 21 runs) over the row pattern's. Then the tile
- * Gram matrices, unpadded (given) and padded (yours), on floats and on doubles: each checked
- * as the grader checks it (lab.c), then timed on the grader's problem (L2 flushed before each
- * run) against the unpadded kernel of its type. */
+ * bank_conflicts.cu; make demo LAB=03: the reference): build/.../demo [--csv FILE] [ROWS], by
+ * default 2^20 rows of 32. First a few access patterns: the bank each lane of a warp hits, the
+ * wavefronts your bank_conflict_degree predicts, and the given probe's time on it (lab.c; median
+ * of 21 runs) over the row pattern's. Then the tile Gram matrices, unpadded (given) and padded
+ * (yours), on floats and doubles: each checked as the grader's correctness tests check it, then
+ * timed on their inputs (L2 flushed before each run) against the unpadded kernel of its type. */
 #include "lab.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static char predicted[6][12]; /* by bank_conflict_degree */
-static bc_gram_size gram = {.timed = 1}; /* the grader's timed problem: inputs made on the GPU */
-static bc_problem host[2]; /* the floats and the doubles the Gram matrices are checked on */
+static bc_gram_size gram; /* the correctness tests' problem, at the demo's size */
 
 /* Pattern i: lane l reads word first + l * stride (lab.h), an access of that many wavefronts */
 #define PROBE(i, name, stride, first, wavefronts) {.launcher = "bank_probe", .label = "probe", \
@@ -28,29 +25,10 @@ static const gl_demo_case cases[] = {
     GRAM("tile_gram", 6), GRAM("tile_gram_padded", 6), GRAM("tile_gram_double", 8),
     GRAM("tile_gram_double_padded", 8), {.launcher = NULL}};
 
-/* The probe's problem, or a Gram matrix's (the grader's) */
-static gl_problem problem(const char *launcher, void *size)
-{
-    gl_problem p;
-    if (!strcmp(launcher, "bank_probe"))
-        return bc_probe_problem(launcher, size);
-    p = bc_gram_problem(launcher, size);
-    p.work = 2.0 * (double)p.buf[0].bytes; /* the rate: bytes in + out */
-    return p;
-}
-
-/* The grader's check (lab.c): on the host's values, against the host's reference */
-static const char *check(const char *launcher, void *size)
-{
-    (void)size;
-    return bc_gram_check(launcher, &host[bc_is_double(launcher)]);
-}
-
-/* The bank map, what bank_conflict_degree says of each pattern, the Gram matrices' values */
+/* Each pattern's bank map, and what bank_conflict_degree says of it; the notes (the GPU found) */
 static void bank_maps(gl_table *t)
 {
-    int i, l, words[32];
-    gl_rng rng;
+    int i, l, words[32], got;
     printf("Bank of the word each lane reads (lanes 0 to 31), the wavefronts your\n"
            "bank_conflict_degree predicts, and the probe's time (%d reads per lane):\n\n",
            BC_PROBE_ITERS);
@@ -59,38 +37,31 @@ static void bank_maps(gl_table *t)
         const char *why;
         for (l = 0; l < 32; l++)
             words[l] = z->first + l * z->stride; /* as the probe reads them */
-        why = bc_degree_check(cases[i].keys[0], words, 32, z->wavefronts);
+        why = bc_degree_check(cases[i].keys[0], words, 32, z->wavefronts, &got);
+        snprintf(predicted[i], sizeof predicted[i], "%d", got);
         printf("  %-24s", cases[i].keys[0]);
         for (l = 0; l < 32; l++)
             printf(" %d", words[l] % BC_BANKS);
         printf("\n%s%s%s", *why ? "    " : "", why, *why ? "\n" : "");
-        snprintf(predicted[i], sizeof predicted[i], "%d", bc_degree(words, 32));
     }
     printf("\n");
+    gl_table_note(t, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + write)",
+                  gl_memcpy_gbps(0));
     gl_table_note(t, "columns", "probe rows: slowdown against the row pattern; tile gram: GB/s of "
                   "global memory (in + out), speed-up of the padded kernel over the unpadded one");
-    gl_rng_init(&rng, gl_seed(), "03-bank-conflicts demo");
-    bc_gram_make(&rng, gram.rows, 0, &host[0]);
-    bc_gram_make(&rng, gram.rows, 1, &host[1]);
 }
 
 int main(int argc, char **argv)
 {
-    static char memcpy_gbps[96];
-    static const char *const notes[] = {"memcpy_gbps", memcpy_gbps, NULL};
     static const gl_demo_options options = {.variant = "experiment", .no_memcpy = 1,
         .keys = {"pattern", "predicted_wavefronts"}, .speedup = "speedup_or_slowdown",
-        .check = check, .notes = notes, .before = bank_maps};
+        .before = bank_maps};
     gl_demo_args args;
-    gl_device_info info;
-    char why[256], note[96];
+    char note[96];
 
     gl_demo_parse(argc, argv, "[--csv FILE] [ROWS]  (default 2^20 rows of 32)", 1, 1,
                   (1L << 31) / BC_TILE - 1, &args);
     gram.rows = args.nvalues ? (int)args.values[0] : 1 << 20;
-    if (gl_device_query(&info, why, sizeof why) == 0) /* else gl_demo_cases says why, exits */
-        snprintf(memcpy_gbps, sizeof memcpy_gbps, "%.0f (cudaMemcpy device to device, read + "
-                 "write)", gl_memcpy_gbps(0));
     snprintf(note, sizeof note, "tile Gram matrices of %d rows of %d", gram.rows, BC_TILE);
-    return gl_demo_cases("03-bank-conflicts", note, cases, problem, &options, &args);
+    return gl_demo_cases("03-bank-conflicts", note, cases, bc_problem, &options, &args);
 }

@@ -1,5 +1,5 @@
 /* lab.c: lab 03-bank-conflicts described once (lab.h): the launchers, the tile Gram problem
- * with its check and hints, and the conflict degree's patterns and check. */
+ * with its check and hints, the demo's probe, and the conflict degree's patterns and check. */
 #include "lab.h"
 
 #include <cuda_runtime_api.h>
@@ -48,50 +48,6 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {NULL, NULL, NULL, 0},
 };
 
-void bc_gram(const char *name, float *out, const float *in, int rows)
-{
-    gl_arg a[] = {GL_P(out), GL_P(in), GL_I(rows)};
-    gl_exec(name, a);
-}
-
-void bc_gram_double(const char *name, double *out, const double *in, int rows)
-{
-    gl_arg a[] = {GL_P(out), GL_P(in), GL_I(rows)};
-    gl_exec(name, a);
-}
-
-int bc_degree(const int *words, int lanes)
-{
-    gl_arg a[] = {GL_H(words, (size_t)(lanes > 0 ? lanes : 0) * sizeof(int)), GL_I(lanes)};
-    return (int)gl_exec("bank_conflict_degree", a);
-}
-
-void bc_probe(int *sink, const int *words, int iters)
-{
-    gl_arg a[] = {GL_P(sink), GL_P(words), GL_I(iters)};
-    gl_exec("bank_probe", a);
-}
-
-int bc_is_double(const char *launcher)
-{
-    return strstr(launcher, "double") != NULL;
-}
-
-/* ---- tasks 1 and 3: the tile Gram matrices ---- */
-
-/* The correctness tests' input: random floats in [-1, 1), or doubles that are not just floats
- * widened (their low bits random too). */
-static void fill_input(gl_rng *rng, size_t n, int dbl, void *in)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        if (dbl)
-            ((double *)in)[i] = gl_rng_float(rng, -1, 1) + 1e-9 * gl_rng_float(rng, -1, 1);
-        else
-            ((float *)in)[i] = gl_rng_float(rng, -1, 1);
-    }
-}
-
 static void *xmalloc(size_t bytes)
 {
     void *p = malloc(bytes + 1);
@@ -100,11 +56,20 @@ static void *xmalloc(size_t bytes)
     return p;
 }
 
-/* Floats: T T^T is the product of the tile (its v rows) with its transpose
- * (rows past the end are zeros), so gl_matmul_ref gives each element and its
- * FP32 error bound. */
-static void ref_float(const float *in, int rows, float *ref, float *bound)
+/* ---- tasks 1 and 3: the tile Gram matrices ---- */
+
+int bc_is_double(const char *launcher)
 {
+    return strstr(launcher, "double") != NULL;
+}
+
+/* Floats: T T^T is the product of the tile (its v rows) with its transpose (rows past the end
+ * are zeros), so gl_matmul_ref gives each element and its FP32 error bound, got's element
+ * compared with it. Returns the number wrong. */
+static size_t compare_float(const float *in, const float *got, int rows, gl_cmp *cmp)
+{
+    size_t n = (size_t)rows * BC_TILE, wrong;
+    float *ref = xmalloc(n * sizeof(float)), *bound = xmalloc(n * sizeof(float));
     float tt[BC_TILE * BC_TILE];
     int first, k, j;
     for (first = 0; first < rows; first += BC_TILE) {
@@ -116,41 +81,39 @@ static void ref_float(const float *in, int rows, float *ref, float *bound)
         gl_matmul_ref(t, tt, v, BC_TILE, BC_TILE, ref + (size_t)first * BC_TILE,
                       bound + (size_t)first * BC_TILE);
     }
+    wrong = gl_compare_float_bound(ref, got, bound, n, cmp);
+    free(ref);
+    free(bound);
+    return wrong;
 }
 
-/* Doubles: summed in double as well, so the GPU's error and the reference's
- * add up: 2 gamma_33 (u = 2^-53) times the largest sum of |products|. The
- * matrix is symmetric and each element sums in the same order either way. */
-static double ref_double(const double *in, int rows, double *ref)
+/* Doubles: summed in double as well, so the GPU's error and the reference's add up: got within
+ * 2 gamma_33 (u = 2^-53) times the largest sum of |products|. Returns the number wrong. */
+static size_t compare_double(const double *in, const double *got, int rows, gl_cmp *cmp)
 {
     const double u = ldexp(1.0, -53), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
-    double most = 0.0;
-    int first, i, j, k;
-    for (first = 0; first < rows; first += BC_TILE) {
-        int v = rows - first < BC_TILE ? rows - first : BC_TILE;
-        const double *t = in + (size_t)first * BC_TILE;
-        double *g = ref + (size_t)first * BC_TILE;
-        for (i = 0; i < v; i++) {
-            for (j = 0; j <= i; j++) {
-                double sum = 0.0, abs_sum = 0.0;
+    size_t n = (size_t)rows * BC_TILE, i, j, k, wrong;
+    double *ref = xmalloc(n * sizeof(double)), most = 0.0;
+    for (i = 0; i < (size_t)rows; i++) {
+        size_t first = i / BC_TILE * BC_TILE; /* the tile's first row */
+        for (j = 0; j < BC_TILE; j++) {
+            double sum = 0.0, abs_sum = 0.0;
+            if (first + j < (size_t)rows) /* a row past the end is a row of zeros */
                 for (k = 0; k < BC_TILE; k++) {
-                    double prod = t[(size_t)i * BC_TILE + k] * t[(size_t)j * BC_TILE + k];
+                    double prod = in[i * BC_TILE + k] * in[(first + j) * BC_TILE + k];
                     sum += prod;
                     abs_sum += fabs(prod);
                 }
-                g[(size_t)i * BC_TILE + j] = g[(size_t)j * BC_TILE + i] = sum;
-                if (abs_sum > most)
-                    most = abs_sum;
-            }
-            for (j = v; j < BC_TILE; j++)
-                g[(size_t)i * BC_TILE + j] = 0.0;
+            ref[i * BC_TILE + j] = sum;
+            most = fmax(most, abs_sum);
         }
     }
-    return 2.0 * gamma * most + DBL_MIN;
+    wrong = gl_compare_double(ref, got, n, 2.0 * gamma * most + DBL_MIN, 0.0, cmp);
+    free(ref);
+    return wrong;
 }
 
-/* Is out[i] (flat index) in a column of the last tile that stands for a row
- * past the end? */
+/* Is out[i] (flat index) in a column of the last tile that stands for a row past the end? */
 static int past_the_end(size_t i, int rows)
 {
     size_t row = i / BC_TILE, col = i % BC_TILE, first = (size_t)(rows - 1) / BC_TILE * BC_TILE;
@@ -179,84 +142,66 @@ static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
     static char why[2048];
     static const int cols = BC_TILE;
     const bc_gram_size *z = ctx;
-    size_t n = (size_t)z->rows * BC_TILE, bytes = n * (z->dbl ? sizeof(double) : sizeof(float));
-    void *in = xmalloc(bytes), *ref = xmalloc(bytes), *got = xmalloc(bytes);
-    float *bound = z->dbl ? NULL : xmalloc(n * sizeof(float));
+    size_t bytes = (size_t)z->rows * BC_TILE * (z->dbl ? sizeof(double) : sizeof(float)), wrong;
+    void *in = xmalloc(bytes), *got = xmalloc(bytes);
+    char found[1024];
     gl_cmp cmp;
-    size_t wrong;
-    (void)seed;
-    why[0] = '\0';
+    (void)seed; /* every element is compared */
     GL_CUDA(cudaMemcpy(in, buf[0], bytes, cudaMemcpyDeviceToHost));
     GL_CUDA(cudaMemcpy(got, buf[1], bytes, cudaMemcpyDeviceToHost));
-    if (z->dbl) {
-        double atol = ref_double(in, z->rows, ref);
-        wrong = gl_compare_double(ref, got, n, atol, 0.0, &cmp);
-    } else {
-        ref_float(in, z->rows, ref, bound);
-        wrong = gl_compare_float_bound(ref, got, bound, n, &cmp);
-    }
+    wrong = z->dbl ? compare_double(in, got, z->rows, &cmp) : compare_float(in, got, z->rows, &cmp);
+    why[0] = '\0';
     if (wrong) {
-        char d[1024];
-        gl_cmp_describe(&cmp, "out", gl_index_2d, &cols, d, sizeof d);
-        snprintf(why, sizeof why, "%s. %s", d, hint(&cmp, z->rows));
+        gl_cmp_describe(&cmp, "out", gl_index_2d, &cols, found, sizeof found);
+        snprintf(why, sizeof why, "%s. %s", found, hint(&cmp, z->rows));
     }
     free(in);
-    free(ref);
     free(got);
-    free(bound);
     return why;
 }
 
-/* The input: the demo's (given), or made from seed: the correctness tests' on the host
- * (fill_input); the timed problem's on the GPU, floats in [-1, 1) or doubles made of pairs of
- * floats in [1, 2), whose high one makes a double in [2^-7, 2) (fresh inputs for 8 calls a
- * round: the host would take longer than the calls). */
+/* The input, made from seed: floats in [-1, 1) on the GPU; the correctness tests' doubles on
+ * the host, not just floats widened (their low bits random too); the timed problem's on the
+ * GPU, made of pairs of floats in [1, 2), whose high one makes a double in [2^-7, 2) (fresh
+ * inputs for 8 calls a round: the host would take longer than the calls). */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const bc_gram_size *z = ctx;
-    size_t n = (size_t)z->rows * BC_TILE, bytes = n * (z->dbl ? sizeof(double) : sizeof(float));
-    void *in;
+    size_t n = (size_t)z->rows * BC_TILE, i;
+    double *in;
     gl_rng rng;
     (void)k; /* the input, the one buffer made */
-    if (z->given) {
-        GL_CUDA(cudaMemcpy(dst, z->given, bytes, cudaMemcpyHostToDevice));
+    if (!z->dbl) {
+        gl_device_fill_float(dst, n, -1.0f, 1.0f, seed);
     } else if (z->timed) {
-        if (z->dbl)
-            gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
-        else
-            gl_device_fill_float(dst, n, -1.0f, 1.0f, seed);
+        gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
     } else {
-        in = xmalloc(bytes);
+        in = xmalloc(n * sizeof(double));
         gl_rng_init(&rng, seed, "03-bank-conflicts: in");
-        fill_input(&rng, n, z->dbl, in);
-        GL_CUDA(cudaMemcpy(dst, in, bytes, cudaMemcpyHostToDevice));
+        for (i = 0; i < n; i++)
+            in[i] = gl_rng_float(&rng, -1, 1) + 1e-9 * gl_rng_float(&rng, -1, 1);
+        GL_CUDA(cudaMemcpy(dst, in, n * sizeof(double), cudaMemcpyHostToDevice));
         free(in);
     }
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    const bc_gram_size *z = ctx;
-    if (z->dbl)
-        bc_gram_double(launcher, buf[1], buf[0], z->rows);
-    else
-        bc_gram(launcher, buf[1], buf[0], z->rows);
+    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(((const bc_gram_size *)ctx)->rows)};
+    gl_exec(launcher, a);
 }
 
-gl_problem bc_gram_problem(const char *launcher, void *size)
+static gl_problem gram_problem(const char *launcher, void *size)
 {
     const double u = ldexp(1.0, -24), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
     bc_gram_size *z = size;
-    gl_cmp_kind kind;
-    size_t elem, bytes;
-    gl_problem p;
-    z->dbl = bc_is_double(launcher);
-    kind = z->dbl ? GL_CMP_DOUBLE : GL_CMP_FLOAT;
-    elem = z->dbl ? sizeof(double) : sizeof(float);
-    bytes = (size_t)z->rows * BC_TILE * elem;
-    p = (gl_problem){.what = z->what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1,
-                     .ctx = z, .make = problem_make, .call = problem_call,
-                     .inputs_read_only = 1};
+    gl_cmp_kind kind = bc_is_double(launcher) ? GL_CMP_DOUBLE : GL_CMP_FLOAT;
+    size_t elem = kind == GL_CMP_DOUBLE ? sizeof(double) : sizeof(float);
+    size_t bytes = (size_t)z->rows * BC_TILE * elem;
+    gl_problem p = {.what = z->what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1,
+                    .ctx = z, .make = problem_make, .call = problem_call,
+                    .inputs_read_only = 1};
+    z->dbl = kind == GL_CMP_DOUBLE;
     snprintf(z->what, sizeof z->what, "on %d rows", z->rows);
     /* a missing row bound writes the last tile whole: up to 31 rows past the end */
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .cmp = kind,
@@ -275,6 +220,7 @@ gl_problem bc_gram_problem(const char *launcher, void *size)
      * by far. */
     if (!z->timed) {
         p.verify = verify;
+        p.work = 2.0 * (double)bytes; /* the demo's rate: bytes in + out */
     } else if (z->dbl) {
         p.reference = "tile_gram_double";
         p.buf[1].atol = p.buf[1].rtol = 1e-12;
@@ -283,28 +229,6 @@ gl_problem bc_gram_problem(const char *launcher, void *size)
         p.buf[1].atol = 2.0 * gamma * BC_TILE;
     }
     return p;
-}
-
-void bc_gram_make(gl_rng *rng, int rows, int dbl, bc_problem *p)
-{
-    size_t n = (size_t)rows * BC_TILE;
-    p->rows = rows;
-    p->dbl = dbl;
-    p->in = xmalloc(n * (dbl ? sizeof(double) : sizeof(float)));
-    fill_input(rng, n, dbl, p->in);
-}
-
-void bc_gram_free(bc_problem *p)
-{
-    free(p->in);
-    p->in = NULL;
-}
-
-const char *bc_gram_check(const char *launcher, const bc_problem *p)
-{
-    bc_gram_size z = {.rows = p->rows, .given = p->in};
-    gl_problem g = bc_gram_problem(launcher, &z);
-    return gl_problem_check(launcher, &g, 0);
 }
 
 /* ---- the demo's probe: a pattern's cost ---- */
@@ -322,60 +246,40 @@ static void probe_make(void *ctx, int k, void *dst, unsigned long long seed)
 
 static void probe_call(void *ctx, const char *launcher, void *const *buf)
 {
+    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(BC_PROBE_ITERS)};
     (void)ctx;
-    (void)launcher; /* bank_probe */
-    bc_probe(buf[1], buf[0], BC_PROBE_ITERS);
+    gl_exec(launcher, a); /* bank_probe */
 }
 
-gl_problem bc_probe_problem(const char *launcher, void *size)
+static gl_problem probe_problem(void *size)
 {
     gl_problem p = {.what = "on a pattern of 32 words", .inputs = 1, .outputs = 1, .ctx = size,
                     .make = probe_make, .call = probe_call, .reference = "bank_probe"};
-    (void)launcher;
     p.buf[0] = (gl_problem_buf){.name = "words", .bytes = 32 * sizeof(int)};
     p.buf[1] = (gl_problem_buf){.name = "sink", .bytes = sizeof(int), .scratch = 1};
     return p;
 }
 
-/* ---- task 2: the conflict degree ---- */
-
-/* The patterns of the random test, each with the wavefronts it takes, worked out once: a
- * count of the kit's own here would be task 2's answer, handed out. */
-static const unsigned char random_wavefronts[BC_RANDOM_PATTERNS] = {
-    3, 2, 3, 3, 2, 1, 3, 4, 3, 4, 3, 2, 1, 4, 3, 1, 1, 3, 2, 3, 2, 2, 2, 3, 2, 4, 1, 1, 2, 3,
-    2, 3, 2, 3, 2, 2, 2, 2, 2, 2, 3, 2, 2, 3, 2, 3, 2, 2, 2, 3, 1, 2, 3, 1, 3, 2, 3, 1, 2, 1,
-    2, 1, 3, 2, 1, 2, 5, 3, 3, 1, 2, 2, 2, 1, 3, 2, 1, 1, 3, 2, 3, 3, 3, 2, 1, 3, 1, 1, 3, 2,
-    1, 3, 1, 4, 2, 3, 2, 2, 1, 1, 3, 2, 2, 3, 2, 4, 2, 3, 3, 2, 2, 4, 2, 2, 3, 3, 2, 4, 3, 2,
-    3, 3, 3, 3, 1, 3, 1, 2, 2, 1, 2, 1, 3, 3, 2, 2, 2, 2, 3, 3, 1, 2, 2, 1, 1, 3, 1, 5, 4, 2,
-    3, 1, 4, 1, 2, 1, 3, 3, 2, 2, 2, 2, 2, 3, 2, 2, 1, 2, 1, 2, 2, 2, 2, 2, 2, 1, 1, 3, 3, 1,
-    2, 2, 2, 2, 2, 2, 1, 2, 1, 2, 3, 3, 2, 4, 2, 1, 2, 3, 4, 2, 1, 3, 3, 1, 3, 1, 2, 3, 3, 1,
-    3, 1, 1, 4, 1, 3, 3, 2, 3, 2, 2, 1, 3, 3, 1, 3, 3, 2, 3, 1, 2, 3, 2, 2, 2, 3, 3, 2, 1, 2,
-    1, 3, 2, 2, 2, 2, 3, 3, 3, 2, 1, 2, 3, 3, 3, 3, 3, 2, 1, 3, 2, 2, 2, 4, 2, 1, 3, 1, 1, 2,
-    2, 3, 2, 2, 2, 1, 2, 2, 2, 1, 3, 2, 3, 3, 3, 1, 1, 3, 1, 2, 3, 3, 3, 3, 3, 1, 3, 2, 3, 2
-};
-
-int bc_random_pattern(int t, int *words, int *lanes)
+gl_problem bc_problem(const char *launcher, void *size)
 {
-    gl_rng rng;
-    int l, span = t % 3 ? 256 : 2048;
-    gl_rng_init(&rng, (uint64_t)t, "03-bank-conflicts: an access pattern");
-    *lanes = 1 + (int)gl_rng_range(&rng, 0, 31);
-    for (l = 0; l < *lanes; l++)
-        words[l] = (int)gl_rng_range(&rng, 0, span - 1);
-    return random_wavefronts[t];
+    return strcmp(launcher, "bank_probe") ? gram_problem(launcher, size) : probe_problem(size);
 }
 
-const char *bc_degree_check(const char *what, const int *words, int lanes, int want)
+/* ---- task 2: the conflict degree ---- */
+
+const char *bc_degree_check(const char *what, const int *words, int lanes, int want, int *got)
 {
     static char why[1024];
-    int got = bc_degree(words, lanes), i;
+    gl_arg a[] = {GL_H(words, (size_t)(lanes > 0 ? lanes : 0) * sizeof(int)), GL_I(lanes)};
     char list[400];
     size_t w = 0;
+    int i;
+    *got = (int)gl_exec("bank_conflict_degree", a);
     why[0] = '\0';
-    if (got == want)
+    if (*got == want)
         return why;
     if (lanes == 0) {
-        snprintf(why, sizeof why, "bank_conflict_degree with 0 lanes returned %d, not 0", got);
+        snprintf(why, sizeof why, "bank_conflict_degree with 0 lanes returned %d, not 0", *got);
         return why;
     }
     list[0] = '\0';
@@ -384,8 +288,8 @@ const char *bc_degree_check(const char *what, const int *words, int lanes, int w
     snprintf(why, sizeof why,
              "bank_conflict_degree for %s (%d lanes reading words %s) returned %d; the access "
              "takes %d wavefront%s. %s",
-             what, lanes, list, got, want, want == 1 ? "" : "s",
-             want == 1 && got > 1
+             what, lanes, list, *got, want, want == 1 ? "" : "s",
+             want == 1 && *got > 1
                  ? "Lanes reading the same word share it: a broadcast, not a conflict"
              : want == 1 ? "With no two different words in a bank, one wavefront serves the warp"
                          : "Count, for each bank (word % 32), the different words read in it; "
