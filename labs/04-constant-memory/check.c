@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* A call's data on the host: its input (x, the filter's input or idx), its coefficients, taps
  * or table, and a polynomial's first set of coefficients, set before the right ones (or NULL). */
@@ -213,27 +212,25 @@ static void *download(const void *device, size_t bytes)
 }
 
 /* The problem's verify: every output within CM_REL_TOL of the sum of the magnitudes of its own
- * terms (gl_compare_float_bound) of the CPU's value, on the call's data. */
+ * terms of the CPU's value (gl_compare_float_bound), on the call's data: those it takes by
+ * pointer, or those the setup set (and a polynomial's first set). */
 static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
     const cm_size *z = ctx;
-    int by_pointer = z->by_pointer; /* else the data are in z->data, set by the setup */
     size_t n = (size_t)z->n, i;
-    host_data d = {.task = z->task, .ntaps = z->ntaps, .in_count = z->in_count};
-    void *in = download(buf[0], d.in_count * 4); /* floats, or ints */
-    float *data = by_pointer ? download(buf[1], z->data_count * sizeof(float)) : NULL;
-    float *out = download(buf[1 + by_pointer], n * sizeof(float));
+    void *in = download(buf[0], z->in_count * 4); /* floats, or ints */
+    float *data = z->by_pointer ? download(buf[1], z->data_count * sizeof(float)) : NULL;
+    float *out = download(buf[1 + z->by_pointer], n * sizeof(float));
     float *expected = host_alloc(2 * n * sizeof(float)), *bound = expected + n;
+    host_data d = {.task = z->task, .ntaps = z->ntaps, .in_count = z->in_count, .x = in,
+                   .idx = in, .data = data ? data : z->data,
+                   .first = z->task == CM_POLY && !data ? z->first : NULL};
     double magnitude;
     char described[1024];
     gl_cmp cmp;
 
     (void)seed; /* every output is checked */
-    d.x = in;
-    d.idx = in;
-    d.data = by_pointer ? data : z->data;
-    d.first = d.task == CM_POLY && !by_pointer ? z->first : NULL;
     for (i = 0; i < n; i++) {
         expected[i] = (float)expected_at(&d, i, &magnitude);
         bound[i] = (float)(CM_REL_TOL * magnitude + 1e-30);
