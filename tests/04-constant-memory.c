@@ -63,7 +63,7 @@ static int random_n(void)
     GL_TEST(task##_small_n, GL_CORRECTNESS, 2, 15,                                            \
             words ", n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")                        \
     {                                                                                         \
-        right_at(launcher, small_n, 10);                                                      \
+        right_at(launcher, small_n, (int)(sizeof small_n / sizeof *small_n));                 \
     }                                                                                         \
     GL_TEST(task##_large_n, GL_CORRECTNESS, 2, 15, words ", n = 2^20 and 2^20 + 3")           \
     {                                                                                         \
@@ -118,7 +118,7 @@ GL_QUEUED(long_async, 1, "long filter, launcher returns at once",
 /* ---- technique: read from the PTX and the library, no GPU needed ---- */
 
 /* How many ld.const the given kernel has in the baselines' PTX (the grader's own copy). */
-static int given_ld_const(const char *kernel)
+static int baseline_ld_const(const char *kernel)
 {
     gl_ptx_entry e;
     char *ptx = gl_given_ptx(kernel, &e);
@@ -156,7 +156,7 @@ GL_TEST(constant_reads_c_coeffs, GL_TECHNIQUE, 3, 10,
         "constant coefficients: ld.const from c_coeffs")
 {
     /* the test tells the two apart: the given kernel has none */
-    gl_given_tells_apart(given_ld_const("poly_global_kernel") == 0, "poly_global_kernel",
+    gl_given_tells_apart(baseline_ld_const("poly_global_kernel") == 0, "poly_global_kernel",
                          "has ld.const");
     GL_FOR_EACH_KERNEL("poly_constant", "poly_constant_kernel", k) check_reads_c_coeffs(k);
 }
@@ -197,7 +197,7 @@ static void check_readonly(const char *kernel, const char *what, int task)
 GL_TEST(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc")
 {
     /* the test tells the two apart: the given lookup reads constant memory */
-    gl_given_tells_apart(given_ld_const("lookup_constant_kernel") > 0,
+    gl_given_tells_apart(baseline_ld_const("lookup_constant_kernel") > 0,
                          "lookup_constant_kernel", "has no ld.const");
     GL_FOR_EACH_KERNEL("lookup_global", "lookup_global_kernel", k) check_readonly(k, "the table", 2);
 }

@@ -215,19 +215,16 @@ gl_problem cm_problem(const char *launcher, void *size)
     cm_size *z = size;
     const gl_launcher *l = find(launcher);
     int given = l->flags & GL_GIVEN;
-    int task = !strncmp(launcher, "poly_", 5)     ? CM_POLY
-               : !strncmp(launcher, "lookup_", 7) ? CM_LOOKUP
-                                                  : CM_CONV;
+    int poly = !strncmp(launcher, "poly_", 5), lookup = !strncmp(launcher, "lookup_", 7);
+    int task = poly ? CM_POLY : lookup ? CM_LOOKUP : CM_CONV;
     /* a right output's terms' magnitudes at their largest, on these data: a half per
      * coefficient (at |x| = 1) or table read, a quarter per tap */
-    double magnitude = task == CM_POLY     ? 0.5 * CM_COEFFS
-                       : task == CM_LOOKUP ? 0.5 * CM_LOOKUPS
-                                           : 0.25 * z->ntaps;
+    double magnitude = poly ? 0.5 * CM_COEFFS : lookup ? 0.5 * CM_LOOKUPS : 0.25 * z->ntaps;
     gl_problem p = {.what = z->what, .outputs = 1, .ctx = z, .make = problem_make,
                     .call = problem_call, .inputs_read_only = 1, .sets = 8, .rounds = 5};
 
     /* the kit's constant filter, the reference or the launcher, holds CM_MAX_CONST_TAPS taps */
-    if (task == CM_CONV &&
+    if (!poly && !lookup &&
         (z->ntaps < 1 || (z->ntaps > CM_MAX_CONST_TAPS && (given || !z->cpu_check))))
         gl_fail("lab 04's problem of %s with %d taps: 1 to %d (a bug of the kit)", launcher,
                 z->ntaps, CM_MAX_CONST_TAPS);
@@ -235,24 +232,22 @@ gl_problem cm_problem(const char *launcher, void *size)
     z->task = task;
     z->by_pointer = l->layout[2] == 'p'; /* a 'p' after out and in */
     z->in_count = (size_t)z->n + (task == CM_CONV ? (size_t)z->ntaps - 1 : 0);
-    z->data_count = task == CM_POLY ? CM_COEFFS : task == CM_LOOKUP ? CM_TABLE : z->ntaps;
+    z->data_count = poly ? CM_COEFFS : lookup ? CM_TABLE : (size_t)z->ntaps;
     p.inputs = 1 + z->by_pointer;
     p.setup = z->by_pointer ? NULL : problem_setup;
     p.reference = given ? launcher : NULL; /* the kit's own is its own reference */
     p.reference_fn = given ? NULL : problem_reference;
-    p.baseline_sets = task == CM_LOOKUP ? 4 : 0; /* lookup_constant, random: 25 ms a call (H100) */
-    p.work = (double)z->n * (task == CM_POLY     ? 2.0 * CM_COEFFS
-                             : task == CM_LOOKUP ? CM_LOOKUPS
-                                                 : 2.0 * z->ntaps);
+    p.baseline_sets = lookup ? 4 : 0; /* lookup_constant, random: 25 ms a call (H100) */
+    p.work = (double)z->n * (poly ? 2.0 * CM_COEFFS : lookup ? CM_LOOKUPS : 2.0 * z->ntaps);
     p.unit = "Gop/s"; /* work counts operations (flops, table reads), not bytes */
     if (p.setup && !given)
         p.hint = "every call must compute the whole output from its own input and the "
                  "coefficients of the last set_coeffs (fresh constant data every round)";
-    if (task == CM_POLY)
+    if (poly)
         snprintf(z->what, sizeof z->what, "at n = %d%s", z->n,
                  z->cpu_check && p.setup ? ", after set_coeffs twice (the second set counts)"
                                          : "");
-    else if (task == CM_LOOKUP)
+    else if (lookup)
         snprintf(z->what, sizeof z->what, "at n = %d with %s", z->n,
                  z->uniform ? "uniform indices (one per warp)" : "random indices");
     else
