@@ -150,7 +150,7 @@ $(BUILD)/common/%.o: common/%.cu $(COMMON_HEADERS) $(TOOLCHAIN_STAMP)
 GRADER_OBJS := $(addprefix $(BUILD)/tests/grader/,runner.o suite.o machine.o gpu_lock.o gpu_memory.o \
                run_test.o scoreboard.o harness.o queued.o judge.o judge_pool.o judge_subject.o \
                judge_calls.o link.o record.o clock.o given.o outputs.o perf.o claims.o profile.o \
-               sanitize.o vmm_pool.o inspect.o inspect_fence.o ncu_csv.o results.o)
+               sanitize.o vmm_pool.o inspect.o inspect_fence.o ncu_csv.o results.o imports.o)
 # the subject: the only program that loads a student's code (contained first)
 SUBJECT_OBJS := $(addprefix $(BUILD)/tests/grader/,subject.o interpose.o contain.o \
                 contain_seccomp.o gpu_record.o vmm_pool.o)

@@ -1,37 +1,28 @@
 /* 04-constant-memory.c: the grader's suite for lab 04-constant-memory.
  *
- *   correctness  the polynomial with constant coefficients (degree 511, Horner's
- *                rule) on n of every class (0, tiny, a multiple of 32 or of the
- *                block or not, 2^20 and 2^20 + 3, one drawn from the run's
- *                seed), after two set_coeffs in a row (the second counts); the
- *                lookup from global memory on the same classes, uniform and
- *                random indices; the long convolution with 1 to 1000 taps (a
- *                multiple of 32 or not), 20000 taps (80 KB: past the 64 KB of
- *                constant memory) and a length drawn from the seed, every
- *                output against the CPU (cm_checked_problem: check.c);
- *                each launcher returns at once
- *   technique    the kernels poly_constant launches read c_coeffs (ld.const)
- *                and the file calls cudaMemcpyToSymbol; those of the lookup and
- *                the long convolution load through the read-only path
- *                (ld.global.nc), no ld.const
- *   performance  against the kit's own kernels, timed by the judge on the lab's
- *                timed problems (GL_LAB.timed), fresh inputs and fresh constant
- *                data every round:
- *                constant vs global coefficients (512, at compile-time
- *                addresses); global vs constant table on random indices; global
- *                taps vs constant ones at 1024 run-time taps
- *   profile      global load instructions of the constant polynomial (Nsight
- *                Compute): the coefficients no longer come from global memory */
+ *   correctness  poly_constant after two set_coeffs in a row (the second counts) and
+ *                lookup_global (uniform and random indices) on n of every class (0, tiny, a
+ *                multiple of 32 or of the block or not), 2^20 and 2^20 + 3 and one from the
+ *                run's seed; convolve_long with 1 to 1000 taps (a multiple of 32 or not), 20000
+ *                (80 KB: past the 64 KB of constant memory) and a length from the seed; every
+ *                output against the CPU (cm_checked_problem: check.c); each launcher returns
+ *                at once
+ *   technique    the kernels poly_constant launches read c_coeffs (ld.const) and the file calls
+ *                cudaMemcpyToSymbol; those of the lookup and the long convolution load through
+ *                the read-only path (ld.global.nc), no ld.const
+ *   performance  against the kit's own kernels on the lab's timed problems (GL_LAB.timed), fresh
+ *                inputs and fresh constant data every round: constant vs global coefficients
+ *                (512, at compile-time addresses); global vs constant table on random indices;
+ *                global taps vs constant ones at 1024 run-time taps
+ *   profile      global load instructions of the constant polynomial (Nsight Compute): the
+ *                coefficients no longer come from global memory */
 #include "grader.h"
 #include "inspect.h"
 
 #include "lab.h"
 
-#include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define MAX_LOADS_PER_WARP 8 /* global loads per warp: x is 1; global coeffs: 513 */
 
@@ -39,28 +30,24 @@
 
 /* ---- correctness: every output against the CPU (cm_checked_problem) ---- */
 
+/* every class of n: 0, 1, under a warp, a warp, a warp and one, a block and one less or more, a
+ * multiple of 8 but not of 32, a multiple of the block */
+static const int small_n[] = {0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096};
+static const int large_n[] = {1 << 20, BIG};
+
 /* launcher right at each of count sizes n, on data drawn from the test's seed (gl_expect_right:
- * the problem's words); a filter's with ntaps taps, a lookup's with uniform indices (one per
- * warp), then random ones */
-static void right_at(const char *launcher, const int *n, int count, int ntaps)
+ * the problem's words); a lookup's with uniform indices (one per warp), then random ones */
+static void right_at(const char *launcher, const int *n, int count)
 {
     int s;
     for (s = 0; s < count; s++)
-        if (ntaps) {
-            gl_expect_right("%s %d %d", launcher, n[s], ntaps);
-        } else if (cm_task_of(launcher) == LOOKUP) {
+        if (!strncmp(launcher, "lookup_", 7)) {
             gl_expect_right("%s %d uniform", launcher, n[s]);
             gl_expect_right("%s %d random", launcher, n[s]);
         } else {
             gl_expect_right("%s %d", launcher, n[s]);
         }
 }
-
-/* every class of n: 0, 1, under a warp, a warp, a warp and one, a block and
- * one less or more, a multiple of 8 but not of 32, a multiple of the block */
-static const int small_n[] = {0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096};
-#define NSMALL ((int)(sizeof small_n / sizeof small_n[0]))
-static const int large_n[] = {1 << 20, BIG};
 
 /* An n in [1, 300000] drawn from the test's stream. */
 static int random_n(void)
@@ -76,16 +63,16 @@ static int random_n(void)
     GL_TEST(task##_small_n, GL_CORRECTNESS, 2, 15,                                            \
             words ", n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")                        \
     {                                                                                         \
-        right_at(launcher, small_n, NSMALL, 0);                                               \
+        right_at(launcher, small_n, (int)(sizeof small_n / sizeof *small_n));                 \
     }                                                                                         \
     GL_TEST(task##_large_n, GL_CORRECTNESS, 2, 15, words ", n = 2^20 and 2^20 + 3")           \
     {                                                                                         \
-        right_at(launcher, large_n, 2, 0);                                                    \
+        right_at(launcher, large_n, 2);                                                       \
     }                                                                                         \
     GL_TEST(task##_random, GL_CORRECTNESS, 1, 15, words ", n drawn from the seed")            \
     {                                                                                         \
         int n = random_n();                                                                   \
-        right_at(launcher, &n, 1, 0);                                                         \
+        right_at(launcher, &n, 1);                                                            \
     }
 
 EVERY_N(constant, "poly_constant", "constant coefficients")
@@ -97,15 +84,18 @@ static const int long_n[] = {1, 256, 257, 1000};
 GL_TEST(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps")
 {
     static const int taps[] = {1, 31, 32, 33, 64, 1000};
-    int t;
+    int t, s;
     for (t = 0; t < 6; t++)
-        right_at("convolve_long", long_n, 4, taps[t]);
+        for (s = 0; s < 4; s++)
+            gl_expect_right("convolve_long %d %d", long_n[s], taps[t]);
     gl_expect_right("convolve_long %d 33", BIG);
 }
 
 GL_TEST(long_past_64kb, GL_CORRECTNESS, 3, 15, "long filter, 20000 taps (80 KB)")
 {
-    right_at("convolve_long", long_n, 4, 20000); /* 80 KB of taps */
+    int s;
+    for (s = 0; s < 4; s++)
+        gl_expect_right("convolve_long %d 20000", long_n[s]); /* 80 KB of taps */
 }
 
 GL_TEST(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from the seed")
@@ -127,46 +117,7 @@ GL_QUEUED(long_async, 1, "long filter, launcher returns at once",
 
 /* ---- technique: read from the PTX and the library, no GPU needed ---- */
 
-static int ident_char(char ch)
-{
-    return isalnum((unsigned char)ch) || ch == '_' || ch == '$';
-}
-
-/* Does the entry's body name the symbol (a whole identifier)? */
-static int entry_names(const gl_ptx_entry *e, const char *symbol)
-{
-    size_t k = strlen(symbol), i;
-    for (i = 0; i + k <= e->body_len; i++)
-        if (!strncmp(e->body + i, symbol, k) && (i == 0 || !ident_char(e->body[i - 1])) &&
-            (i + k == e->body_len || !ident_char(e->body[i + k])))
-            return 1;
-    return 0;
-}
-
-/* The size in bytes of a module-scope .const array in the PTX, or -1. */
-static long const_array_bytes(const char *ptx, const char *symbol)
-{
-    const char *line = ptx;
-    size_t k = strlen(symbol);
-    while (line && *line) {
-        const char *end = strchr(line, '\n'), *s;
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        for (s = line; s + k < line + len; s++)
-            if (!strncmp(s, symbol, k) && s[k] == '[' && s > line && s[-1] == ' ') {
-                const char *c = strstr(line, ".const");
-                if (c && c < s) {
-                    long count = strtol(s + k + 1, NULL, 10);
-                    const char *b8 = strstr(line, ".b8 ");
-                    return b8 && b8 < s ? count : 4 * count; /* .b8 [bytes] or .f32 [floats] */
-                }
-            }
-        line = end ? end + 1 : NULL;
-    }
-    return -1;
-}
-
-/* How many ld.const the given kernel has in the baselines' PTX (the
- * grader's own copy). */
+/* How many ld.const the given kernel has in the baselines' PTX (the grader's own copy). */
 static int baseline_ld_const(const char *kernel)
 {
     gl_ptx_entry e;
@@ -180,8 +131,8 @@ static void check_reads_c_coeffs(const char *kernel)
 {
     gl_ptx_entry e;
     char *ptx = gl_kernel_ptx(kernel, &e);
-    long bytes = const_array_bytes(ptx, "c_coeffs");
-    int ld_const;
+    long bytes = gl_ptx_const_bytes(ptx, "c_coeffs");
+    int ld_const = gl_ptx_count(&e, "ld.const"), named = gl_ptx_names(&e, "c_coeffs");
 
     if (bytes < 0)
         gl_check_fail("the PTX of constant_memory.cu has no __constant__ array c_coeffs (.const "
@@ -192,13 +143,11 @@ static void check_reads_c_coeffs(const char *kernel)
         gl_check_fail("c_coeffs has %ld bytes in the PTX, where CM_COEFFS floats take %d: "
                       "declare it `__constant__ float c_coeffs[CM_COEFFS];`",
                       bytes, (int)(CM_COEFFS * sizeof(float)));
-    ld_const = gl_ptx_count(&e, "ld.const");
-    if (ld_const == 0 || !entry_names(&e, "c_coeffs"))
+    if (ld_const == 0 || !named)
         gl_check_fail("%s reads no coefficients from constant memory (%d ld.const in its PTX, "
                       "%s): task 1 reads c_coeffs[k] in the kernel, where every lane of a warp "
                       "reads the same coefficient at the same time (a broadcast)",
-                      kernel, ld_const,
-                      entry_names(&e, "c_coeffs") ? "c_coeffs named" : "c_coeffs never named");
+                      kernel, ld_const, named ? "c_coeffs named" : "c_coeffs never named");
     gl_test_note("%d ld.const from c_coeffs (%ld bytes) in %s", ld_const, bytes, kernel);
     free(ptx);
 }
@@ -212,53 +161,12 @@ GL_TEST(constant_reads_c_coeffs, GL_TECHNIQUE, 3, 10,
     GL_FOR_EACH_KERNEL("poly_constant", "poly_constant_kernel", k) check_reads_c_coeffs(k);
 }
 
-/* Does the student's library import symbol (an undefined dynamic symbol,
- * resolved in the CUDA runtime)? Asks nm; skips the test where it cannot. */
-static int library_imports(const char *const *symbols, int nsymbols, char *found, size_t len)
-{
-    const char *so = gl_artifact("so");
-    char cmd[4300], line[1024];
-    int imports_cuda = 0, hit = 0, s, status;
-    FILE *p;
-
-    if (access(so, R_OK) != 0)
-        gl_check_fail("%s did not compile, so there is no library to read (%s)", GL_LAB.file,
-                      so);
-    if (strchr(so, '\''))
-        gl_skip("cannot pass %s to nm (a quote in the path)", so);
-    snprintf(cmd, sizeof cmd, "nm -D --undefined-only '%s' 2>/dev/null", so);
-    fflush(NULL);
-    if (!(p = popen(cmd, "r")))
-        gl_skip("could not run nm (binutils) to read what %s calls", so);
-    while (fgets(line, sizeof line, p)) {
-        /* "                 U cudaMemcpyToSymbol@libcudart.so.13" */
-        char *name = strrchr(line, ' ');
-        if (!name)
-            continue;
-        name++;
-        name[strcspn(name, "@\n")] = '\0';
-        imports_cuda |= !strncmp(name, "__cuda", 6); /* __cudaRegisterFatBinary: every CUDA file */
-        for (s = 0; s < nsymbols; s++)
-            if (!strcmp(name, symbols[s]) && !hit) {
-                snprintf(found, len, "%s", name);
-                hit = 1;
-            }
-    }
-    status = pclose(p);
-    if (status != 0 && !imports_cuda)
-        gl_skip("nm (binutils) is not installed here, or could not read %s", so);
-    if (!imports_cuda)
-        gl_skip("%s does not import the CUDA runtime dynamically (built with -cudart static?): "
-                "what it calls cannot be read with nm -D", so);
-    return hit;
-}
-
 GL_TEST(set_coeffs_to_symbol, GL_TECHNIQUE, 2, 10, "set_coeffs: cudaMemcpyToSymbol")
 {
     static const char *const copies[] = {"cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync",
                                          "cudaGetSymbolAddress"};
-    char found[64] = "";
-    if (!library_imports(copies, 3, found, sizeof found))
+    const char *found = gl_library_imports(copies, 3);
+    if (!found)
         gl_check_fail("constant_memory.cu never calls cudaMemcpyToSymbol: constant memory is "
                       "written from the host, and set_coeffs copies the coefficients into "
                       "c_coeffs with cudaMemcpyToSymbol(c_coeffs, coeffs, CM_COEFFS * "
@@ -266,8 +174,8 @@ GL_TEST(set_coeffs_to_symbol, GL_TECHNIQUE, 2, 10, "set_coeffs: cudaMemcpyToSymb
     gl_test_note("constant_memory.cu calls %s", found);
 }
 
-/* The kernel loads only through the read-only data path (ld.global.nc) and
- * never from constant memory. */
+/* The kernel loads only through the read-only data path (ld.global.nc), never from constant
+ * memory. */
 static void check_readonly(const char *kernel, const char *what, int task)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
@@ -331,9 +239,10 @@ GL_FASTER(lookup_random_global_vs_constant, 4, "random lookup: global faster tha
 #define PERF_SETS 8 /* calls a round, each on its own input and output (cm_problem's sets) */
 #define PERF_LONG_TAPS 1024
 
-/* tests/04-constant-memory.cu: the references of the timed lookups and convolutions */
-void cm_suite_lookup(float *out, const int *idx, const float *table, int n);
-void cm_suite_convolve(float *out, const float *in, const float *taps, int ntaps, int n);
+/* tests/04-constant-memory.cu: out[i] = sum for k < terms of weight[k] * src[(start[i] + k) &
+ * mask] (start NULL: i; weight NULL: 1) */
+void cm_suite_window_sum(float *out, const float *src, const int *start, const float *weight,
+                         int terms, unsigned mask, int n);
 
 /* The reference of a student's timed lookup or convolution (buf: idx or in, the table or taps,
  * out): the suite's window sum, where the given kernels, the slow sides of the lessons, take
@@ -341,34 +250,27 @@ void cm_suite_convolve(float *out, const float *in, const float *taps, int ntaps
 static void window_sum(void *ctx, void *const *buf)
 {
     const cm_size *z = ctx;
-    if (!strcmp(z->launcher, "lookup_global"))
-        cm_suite_lookup(buf[2], buf[0], buf[1], z->n);
-    else
-        cm_suite_convolve(buf[2], buf[0], buf[1], z->ntaps, z->n);
+    if (!strcmp(z->launcher, "lookup_global")) /* table[(idx[i] + k) % CM_TABLE] */
+        cm_suite_window_sum(buf[2], buf[1], buf[0], NULL, CM_LOOKUPS, CM_TABLE - 1, z->n);
+    else /* taps[k] * in[i + k] */
+        cm_suite_window_sum(buf[2], buf[0], NULL, buf[1], z->ntaps, ~0u, z->n);
     GL_CHECK_LAUNCH("the suite's reference");
 }
 
-/* Outputs of a timed call: 2^shift, or a quarter of that when the judge's
- * pool (at most half the free memory) cannot hold 2 x PERF_SETS + 3 arrays
- * of them. */
-static int perf_n(int shift)
-{
-    int mib = (int)(((size_t)4 << shift) >> 20);
-    return gl_pool_mib() >= (2 * PERF_SETS + 3) * mib + 16 ? 1 << shift : 1 << (shift - 2);
-}
-
 /* The timed problem: a polynomial at 2^24 outputs, a lookup at 2^24 on random indices (on:
- * "random", its usual, or "uniform"), a convolution at 2^22 with PERF_LONG_TAPS run-time taps
- * (perf_n: a quarter on a smaller pool). A student's lookup or convolution is checked by the
- * window sum. The claims compare times (no work: an operation count is no rate to quote). */
+ * "random", its usual, or "uniform"), a convolution at 2^22 with PERF_LONG_TAPS run-time taps;
+ * a quarter of that where the judge's pool (at most half the free memory) cannot hold
+ * 2 x PERF_SETS + 3 arrays of them. A student's lookup or convolution is checked by the window
+ * sum. The claims compare times (no work: an operation count is no rate to quote). */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static cm_size z;
     int lookup = !strncmp(launcher, "lookup_", 7), conv = !strncmp(launcher, "convolve_", 9);
-    int uniform = on && !strcmp(on, "uniform");
+    int uniform = on && !strcmp(on, "uniform"), shift = conv ? 22 : 24;
+    int fits = gl_pool_mib() >= (2 * PERF_SETS + 3) * ((4 << shift) >> 20) + 16;
     if (on && *on && !(lookup && (uniform || !strcmp(on, "random"))))
         return -1;
-    z = (cm_size){.n = perf_n(conv ? 22 : 24), .ntaps = conv ? PERF_LONG_TAPS : 0,
+    z = (cm_size){.n = fits ? 1 << shift : 1 << (shift - 2), .ntaps = conv ? PERF_LONG_TAPS : 0,
                   .uniform = uniform};
     *p = cm_problem(launcher, &z);
     if (!strcmp(launcher, "lookup_global") || !strcmp(launcher, "convolve_long"))
@@ -403,9 +305,9 @@ GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
 }
 
 /* The grader's problem of a run (GL_RIGHT, GL_QUEUED, a profile run): LAUNCHER N [NTAPS |
- * uniform | random] (a polynomial, a lookup or a convolution; NTAPS for a convolution, default
- * 64; a lookup's indices, default random), every output checked against the CPU (cm_checked_problem):
- * one at a time, in a size that outlives it. */
+ * uniform | random] (NTAPS for a convolution, default 64; a lookup's indices, default random),
+ * every output checked against the CPU (cm_checked_problem): one at a time, in a size that
+ * outlives it. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static cm_size z;
@@ -414,7 +316,7 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
     int indices = uniform || (argc == 2 && !strcmp(argv[1], "random"));
     long n, ntaps = 64;
     if (!l || l->layout[0] == 'h' || argc < 1 || argc > 2 ||
-        gl_parse_long(argv[0], 0, 1L << 28, &n) || (indices && cm_task_of(launcher) != LOOKUP) ||
+        gl_parse_long(argv[0], 0, 1L << 28, &n) || (indices && strncmp(launcher, "lookup_", 7)) ||
         (argc == 2 && !indices &&
          gl_parse_long(argv[1], 1, l->flags & GL_GIVEN ? CM_MAX_CONST_TAPS : 1L << 24, &ntaps)))
         return -1;

@@ -13,6 +13,8 @@
 
 #include <cuda_runtime.h>
 
+static_assert((CM_TABLE & (CM_TABLE - 1)) == 0, "CM_TABLE is a power of two");
+
 __global__ void suite_window_sum_kernel(float *out, const float *src, const int *start,
                                         const float *weight, int terms, unsigned mask, int n)
 {
@@ -26,21 +28,11 @@ __global__ void suite_window_sum_kernel(float *out, const float *src, const int 
     out[i] = sum;
 }
 
-static void window_sum(float *out, const float *src, const int *start, const float *weight,
-                       int terms, unsigned mask, int n)
+/* start NULL: start(i) = i; weight NULL: every weight 1 */
+extern "C" void cm_suite_window_sum(float *out, const float *src, const int *start,
+                                    const float *weight, int terms, unsigned mask, int n)
 {
     if (n > 0 && terms >= 1)
         suite_window_sum_kernel<<<cm_blocks(n), CM_BLOCK>>>(out, src, start, weight, terms, mask,
                                                             n);
-}
-
-extern "C" void cm_suite_lookup(float *out, const int *idx, const float *table, int n)
-{
-    static_assert((CM_TABLE & (CM_TABLE - 1)) == 0, "CM_TABLE is a power of two");
-    window_sum(out, table, idx, NULL, CM_LOOKUPS, CM_TABLE - 1, n);
-}
-
-extern "C" void cm_suite_convolve(float *out, const float *in, const float *taps, int ntaps, int n)
-{
-    window_sum(out, in, NULL, taps, ntaps, ~0u, n);
 }

@@ -1,34 +1,24 @@
-/* check.c: lab 04-constant-memory's own check of the outputs, for its grader's problem
- * (lab.h: cm_checked_problem): every output against the CPU in double, within CM_REL_TOL of
- * the sum of the magnitudes of its own terms (the problem's verify), and the hints that name
- * the likely mistake in the lab's terms. It builds on lab.c's problem; lab.c knows nothing of
- * it. */
+/* check.c: lab 04-constant-memory's check of every output against the CPU, for its correctness
+ * tests (lab.h: cm_checked_problem): each within CM_REL_TOL of the sum of the magnitudes of its
+ * own terms, computed in double (the problem's verify), and the hints that name the likely
+ * mistake in the lab's terms. */
 #include "lab.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-/* A call's data, downloaded: x or the filter's input (or idx), the coefficients, taps or
- * table, and a polynomial's first set of coefficients, set before the right ones (or NULL). */
+/* A call's data on the host: its input (x, the filter's input or idx), its coefficients, taps
+ * or table, and a polynomial's first set of coefficients, set before the right ones (or NULL). */
 typedef struct {
-    int task, n, ntaps;
+    int task, ntaps;
     size_t in_count;
     const float *x, *data, *first;
     const int *idx;
 } host_data;
 
-static void *host_alloc(size_t bytes)
-{
-    void *p = malloc(bytes + 1);
-    if (!p)
-        gl_fail("out of host memory (%zu bytes)", bytes);
-    return p;
-}
-
-/* c[0] + c[1] x + ... + c[CM_COEFFS - 1] x^(CM_COEFFS - 1) by Horner's rule,
- * in double, and the sum of the magnitudes of its terms, |c[k]| |x|^k */
+/* c[0] + c[1] x + ... + c[CM_COEFFS - 1] x^(CM_COEFFS - 1) by Horner's rule, in double, and
+ * the sum of the magnitudes of its terms, |c[k]| |x|^k */
 static double poly_at(const float *coeffs, float x, double *magnitude)
 {
     double acc = coeffs[CM_COEFFS - 1], mag = fabs((double)coeffs[CM_COEFFS - 1]);
@@ -47,10 +37,10 @@ static double expected_at(const host_data *d, size_t i, double *magnitude)
 {
     double sum = 0.0, mag = 0.0, t;
     int k;
-    if (d->task == POLY)
+    if (d->task == CM_POLY)
         return poly_at(d->data, d->x[i], magnitude);
-    for (k = 0; k < (d->task == CONV ? d->ntaps : CM_LOOKUPS); k++) {
-        t = d->task == CONV ? (double)d->data[k] * d->x[i + k]
+    for (k = 0; k < (d->task == CM_CONV ? d->ntaps : CM_LOOKUPS); k++) {
+        t = d->task == CM_CONV ? (double)d->data[k] * d->x[i + k]
                             : (double)d->data[(d->idx[i] + k) % CM_TABLE];
         sum += t;
         mag += fabs(t);
@@ -59,106 +49,44 @@ static double expected_at(const host_data *d, size_t i, double *magnitude)
     return sum;
 }
 
-static int is_poison(float x)
-{
-    unsigned char b[sizeof x];
-    size_t i;
-    memcpy(b, &x, sizeof x);
-    for (i = 0; i < sizeof x; i++)
-        if (b[i] != GL_POISON_BYTE)
-            return 0;
-    return 1;
-}
-
-/* Every output against the CPU's, within CM_REL_TOL of its terms' magnitudes. */
-static size_t compare(const host_data *d, const float *out, gl_cmp *c)
-{
-    size_t i;
-    memset(c, 0, sizeof *c);
-    for (i = 0; i < (size_t)d->n; i++) {
-        double mag, ref = expected_at(d, i, &mag), err = fabs((double)out[i] - ref);
-        int unwritten = is_poison(out[i]);
-        c->n++;
-        if (unwritten || isnan(out[i]) || !(err <= CM_REL_TOL * mag + 1e-30)) {
-            c->wrong++;
-            c->unwritten += unwritten;
-            if (c->shown < GL_CMP_SHOW)
-                c->diff[c->shown++] = (gl_diff){i, ref, out[i], unwritten};
-        } else if (err > c->max_abs_err) {
-            c->max_abs_err = err;
-        }
-    }
-    return c->wrong;
-}
-
-/* ---- hints ---- */
-
-/* The first written output among the wrong ones shown, or NULL; a hint for
- * outputs never written in *none (NULL when some were written). */
-static const gl_diff *first_written(const gl_cmp *c, const char **none)
-{
-    int k;
-    *none = NULL;
-    if (c->unwritten == c->n) {
-        *none = "Is the kernel still a TODO, or is it never launched?";
-        return NULL;
-    }
-    for (k = 0; k < c->shown; k++)
-        if (!c->diff[k].unwritten)
-            return &c->diff[k];
-    *none = "Some outputs were never written: does every thread i < n write out[i]?";
-    return NULL;
-}
-
-/* What usually causes a wrong polynomial, in the lab's terms: the first wrong
- * output is compared with what each mistake would give (the polynomial of
- * only its first m coefficients, without c[0], with the loop stopped before
- * k = 0, times x once more, with the coefficients reversed, with those of the
- * first set_coeffs); the closest of them, if it is as close as a right output
- * would be, names the mistake. */
-static const char *poly_hint(const gl_cmp *c, const host_data *d)
+/* What usually causes a wrong polynomial, in the lab's terms: the first written wrong output w
+ * is compared with what each mistake would give (the polynomial of only its first m
+ * coefficients, without c[0], with the loop stopped before k = 0, times x once more, with the
+ * coefficients reversed, with those of the first set_coeffs); the closest of them, if it is as
+ * close as a right output would be, names the mistake. */
+static const char *poly_hint(const host_data *d, const gl_diff *w)
 {
     enum { PARTIAL, NO_C0, STOPPED, TIMES_X, REVERSED, FIRST_SET, NONE };
     static char hint[512];
     const float *coeffs = d->data;
-    double pw[CM_COEFFS], mag, full, got, partial = 0.0, stopped = 0.0, reversed = 0.0,
-           old = 0.0, best = -1.0, cand[NONE];
-    const char *none;
-    const gl_diff *w = first_written(c, &none);
-    size_t i;
-    int k, m, best_m = 0, best_what = NONE;
+    size_t i = w->index;
+    double pw[CM_COEFFS], cand[NONE] = {0.0}, mag, full = poly_at(coeffs, d->x[i], &mag);
+    double best = -1.0;
+    int k, best_m = 0, best_what = NONE;
 
-    if (!w)
-        return none;
-    i = w->index;
-    got = w->actual;
-    full = poly_at(coeffs, d->x[i], &mag);
     pw[0] = 1.0;
     for (k = 1; k < CM_COEFFS; k++)
         pw[k] = pw[k - 1] * d->x[i];
     for (k = 0; k < CM_COEFFS; k++) {
-        if (k >= 1)
-            stopped += (double)coeffs[k] * pw[k - 1];
-        reversed += (double)coeffs[k] * pw[CM_COEFFS - 1 - k];
-        if (d->first)
-            old += (double)d->first[k] * pw[k];
-    }
-    cand[NO_C0] = full - coeffs[0];
-    cand[STOPPED] = stopped;
-    cand[TIMES_X] = full * d->x[i];
-    cand[REVERSED] = reversed;
-    cand[FIRST_SET] = d->first ? old : NAN; /* no first set: never the closest */
-    for (m = 0; m < CM_COEFFS; m++) { /* the first m coefficients only */
-        if (best < 0.0 || fabs(got - partial) < best) {
-            best = fabs(got - partial);
-            best_m = m;
+        if (best < 0.0 || fabs(w->actual - cand[PARTIAL]) < best) { /* the first k only */
+            best = fabs(w->actual - cand[PARTIAL]);
+            best_m = k;
             best_what = PARTIAL;
         }
-        partial += (double)coeffs[m] * pw[m];
+        cand[PARTIAL] += (double)coeffs[k] * pw[k];
+        if (k >= 1)
+            cand[STOPPED] += (double)coeffs[k] * pw[k - 1];
+        cand[REVERSED] += (double)coeffs[k] * pw[CM_COEFFS - 1 - k];
+        if (d->first)
+            cand[FIRST_SET] += (double)d->first[k] * pw[k];
     }
+    cand[NO_C0] = full - coeffs[0];
+    cand[TIMES_X] = full * d->x[i];
+    if (!d->first)
+        cand[FIRST_SET] = NAN; /* no first set: never the closest */
     for (k = NO_C0; k < NONE; k++)
-        if (fabs(got - cand[k]) < best) {
-            best = fabs(got - cand[k]);
+        if (fabs(w->actual - cand[k]) < best) {
+            best = fabs(w->actual - cand[k]);
             best_what = k;
         }
     if (best > CM_REL_TOL * mag + 1e-30)
@@ -210,24 +138,18 @@ static const char *poly_hint(const gl_cmp *c, const host_data *d)
     return hint;
 }
 
-/* What usually causes a wrong convolution, in the lab's terms: the first
- * wrong output is compared with the sums of the first m taps, the sum
- * without tap 0 and the sum over the input one place further; the closest
- * of them, if it is as close as a right output would be, names the mistake. */
-static const char *conv_hint(const gl_cmp *c, const host_data *d)
+/* What usually causes a wrong convolution, in the lab's terms: the first written wrong output
+ * w is compared with the sums of the first m taps, the sum without tap 0 and the sum over the
+ * input one place further; the closest of them, if it is as close as a right output would be,
+ * names the mistake. */
+static const char *conv_hint(const host_data *d, const gl_diff *w)
 {
     static char hint[512];
     const float *in = d->x, *taps = d->data;
-    const char *none;
-    const gl_diff *w = first_written(c, &none);
-    double mag, full, partial = 0.0, shifted = 0.0, best, diff;
-    size_t i;
+    size_t i = w->index;
+    double mag, full = expected_at(d, i, &mag), partial = 0.0, shifted = 0.0, best, diff;
     int k, m, best_m = -1;
 
-    if (!w)
-        return none;
-    i = w->index;
-    full = expected_at(d, i, &mag);
     for (k = 0; k < d->ntaps && i + k + 1 < d->in_count; k++) /* within in, for the last i */
         shifted += (double)taps[k] * in[i + k + 1];
     best = fabs(w->actual - (full - (double)taps[0] * in[i])); /* m = -1: without tap 0 */
@@ -253,17 +175,34 @@ static const char *conv_hint(const gl_cmp *c, const host_data *d)
     return hint;
 }
 
-static const char *lookup_hint(const gl_cmp *c)
+/* What the wrong outputs c found most likely mean, in the lab's terms: nothing written, some
+ * outputs never written, or the mistake that gives the first written wrong one. */
+static const char *hint(const gl_cmp *c, const host_data *d)
 {
+    const gl_diff *w = NULL;
+    int k;
+    for (k = 0; k < c->shown && !w; k++)
+        if (!c->diff[k].unwritten)
+            w = &c->diff[k];
     if (c->unwritten == c->n)
         return "Is the kernel still a TODO, or is it never launched?";
-    if (c->unwritten)
+    if (!w || (c->unwritten && d->task == CM_LOOKUP))
         return "Some outputs were never written: does every thread i < n write out[i]?";
+    if (d->task == CM_POLY)
+        return poly_hint(d, w);
+    if (d->task == CM_CONV)
+        return conv_hint(d, w);
     return "Wrong values: out[i] is the sum of table[(idx[i] + k) % CM_TABLE] for k = 0 .. "
            "CM_LOOKUPS - 1 (the index wraps around the end of the table)";
 }
 
-/* ---- the problem's verify ---- */
+static void *host_alloc(size_t bytes)
+{
+    void *host = malloc(bytes + 1);
+    if (!host)
+        gl_fail("out of host memory (%zu bytes)", bytes);
+    return host;
+}
 
 static void *download(const void *device, size_t bytes)
 {
@@ -272,38 +211,39 @@ static void *download(const void *device, size_t bytes)
     return host;
 }
 
+/* The problem's verify: every output within CM_REL_TOL of the sum of the magnitudes of its own
+ * terms of the CPU's value (gl_compare_float_bound), on the call's data: those it takes by
+ * pointer, or those the setup set (and a polynomial's first set). */
 static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
     const cm_size *z = ctx;
-    int by_pointer = cm_takes_data(z->launcher); /* else in z->data, set by the setup */
-    host_data d = {.task = cm_task_of(z->launcher), .n = z->n, .ntaps = z->ntaps};
-    void *in, *data = NULL;
-    float *out;
-    gl_cmp cmp;
+    size_t n = (size_t)z->n, i;
+    void *in = download(buf[0], z->in_count * 4); /* floats, or ints */
+    float *data = z->by_pointer ? download(buf[1], z->data_count * sizeof(float)) : NULL;
+    float *out = download(buf[1 + z->by_pointer], n * sizeof(float));
+    float *expected = host_alloc(2 * n * sizeof(float)), *bound = expected + n;
+    host_data d = {.task = z->task, .ntaps = z->ntaps, .in_count = z->in_count, .x = in,
+                   .idx = in, .data = data ? data : z->data,
+                   .first = z->task == CM_POLY && !data ? z->first : NULL};
+    double magnitude;
     char described[1024];
+    gl_cmp cmp;
 
     (void)seed; /* every output is checked */
-    d.in_count = cm_input_count(d.task, d.n, d.ntaps);
-    in = download(buf[0], d.in_count * 4); /* floats, or ints */
-    if (by_pointer)
-        data = download(buf[1], cm_data_count(d.task, d.ntaps) * sizeof(float));
-    out = download(buf[1 + by_pointer], (size_t)d.n * sizeof(float));
-    d.x = in;
-    d.idx = in;
-    d.data = by_pointer ? data : z->data;
-    d.first = d.task == POLY && !by_pointer ? z->first : NULL;
+    for (i = 0; i < n; i++) {
+        expected[i] = (float)expected_at(&d, i, &magnitude);
+        bound[i] = (float)(CM_REL_TOL * magnitude + 1e-30);
+    }
     why[0] = '\0';
-    if (compare(&d, out, &cmp)) {
+    if (gl_compare_float_bound(expected, out, bound, n, &cmp)) {
         gl_cmp_describe(&cmp, "out", NULL, NULL, described, sizeof described);
-        snprintf(why, sizeof why, "%s. %s", described,
-                 d.task == POLY  ? poly_hint(&cmp, &d)
-                 : d.task == CONV ? conv_hint(&cmp, &d)
-                                 : lookup_hint(&cmp));
+        snprintf(why, sizeof why, "%s. %s", described, hint(&cmp, &d));
     }
     free(in);
     free(data);
     free(out);
+    free(expected);
     return why;
 }
 

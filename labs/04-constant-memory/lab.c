@@ -1,6 +1,6 @@
-/* lab.c: lab 04-constant-memory described once (lab.h): its launchers and its problems (data
- * made on the GPU, the constant data set by the setup, the kit's reference or, for the
- * correctness tests, check.c's check against the CPU). */
+/* lab.c: lab 04-constant-memory described once (lab.h): its launchers and its problem (inputs
+ * made on the GPU, the constant data set by the setup, the outputs checked against the kit's
+ * launcher of the task; the correctness tests' check against the CPU: check.c). */
 #include "lab.h"
 
 #include <stdio.h>
@@ -75,10 +75,15 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {NULL, NULL, NULL, 0},
 };
 
-int cm_task_of(const char *launcher)
-{
-    return !strncmp(launcher, "poly_", 5) ? POLY : !strncmp(launcher, "lookup_", 7) ? LOOKUP : CONV;
-}
+/* Each task's kit launcher (the reference of its problem), the setter of the constant data its
+ * constant launcher reads, and the names of a call's input and data. */
+static const struct {
+    const char *given, *setter, *input, *data;
+} tasks[] = {
+    [CM_POLY] = {"poly_global", "set_coeffs", "x", "coeffs"},
+    [CM_LOOKUP] = {"lookup_constant", "set_table_constant", "idx", "table"},
+    [CM_CONV] = {"convolve_constant_runtime", "set_taps_runtime", "in", "taps"},
+};
 
 static const gl_launcher *find(const char *launcher)
 {
@@ -88,17 +93,12 @@ static const gl_launcher *find(const char *launcher)
     return l;
 }
 
-/* Does launcher take the coefficients, taps or table by pointer (a 'p' after out and in)? */
-int cm_takes_data(const char *launcher)
-{
-    return find(launcher)->layout[2] == 'p';
-}
-
-/* Calls launcher with the arguments its layout takes of these: out, in (x, the filter's
- * input or idx), then data (the coefficients, taps or table: device) where it takes them by
- * pointer ('p'), then ntaps where its length is a run-time one (two 'i' left), then n. */
-static void run(const char *launcher, float *out, const void *in, const float *data,
-                int ntaps, int n)
+/* Calls launcher, z's or its task's given one, with the arguments its layout takes of these:
+ * out, in (x, the filter's input or idx), then data (the coefficients, taps or table: device)
+ * where it takes them by pointer ('p'), then ntaps where its length is a run-time one (two 'i'
+ * left), then n. */
+static void run(const char *launcher, const cm_size *z, float *out, const void *in,
+                const float *data)
 {
     const char *layout = find(launcher)->layout;
     gl_arg a[5];
@@ -108,55 +108,22 @@ static void run(const char *launcher, float *out, const void *in, const float *d
     if (layout[k] == 'p')
         a[k++] = GL_P(data);
     if (strlen(layout) - k == 2)
-        a[k++] = GL_I(ntaps);
-    a[k++] = GL_I(n);
+        a[k++] = GL_I(z->ntaps);
+    a[k++] = GL_I(z->n);
     gl_exec(launcher, a);
 }
 
-/* Elements of a call's input (x, the filter's input: n + ntaps - 1, or idx) and of its
- * coefficients, taps or table. */
-size_t cm_input_count(int task, int n, int ntaps)
+/* Sets the constant data of z's task from host (its setter: CM_COEFFS coefficients, ntaps taps
+ * or CM_TABLE floats of table), for the constant launcher that reads it. */
+static void set_data(const cm_size *z, const float *host)
 {
-    return (size_t)n + (task == CONV ? (size_t)ntaps - 1 : 0);
-}
-
-size_t cm_data_count(int task, int ntaps)
-{
-    return task == POLY ? CM_COEFFS : task == LOOKUP ? CM_TABLE : (size_t)ntaps;
-}
-
-/* The setter of the constant data that launcher reads, or NULL. */
-static const char *setter_of(const char *launcher)
-{
-    return !strcmp(launcher, "poly_constant")               ? "set_coeffs"
-           : !strcmp(launcher, "convolve_constant_runtime") ? "set_taps_runtime"
-           : !strcmp(launcher, "lookup_constant")           ? "set_table_constant"
-                                                            : NULL;
-}
-
-/* Calls launcher's setter, if it has one, with a host array: CM_COEFFS coefficients, ntaps
- * taps or CM_TABLE floats of table. */
-static void set_for(const char *launcher, const float *host, int ntaps)
-{
-    const char *setter = setter_of(launcher);
-    gl_arg a[2];
-    if (!setter)
-        return;
-    a[0] = GL_H(host, cm_data_count(cm_task_of(launcher), ntaps) * sizeof(float));
-    a[1] = GL_I(ntaps);
+    const char *setter = tasks[z->task].setter;
+    gl_arg a[] = {GL_H(host, z->data_count * sizeof(float)), GL_I(z->ntaps)};
     gl_exec(setter, a);
     GL_CHECK_LAUNCH(setter);
 }
 
 /* ---- the problem (common/gl_problem.h): data made on the GPU, the kit's reference ---- */
-
-/* The kit's launcher of launcher's task: the reference of its problem. */
-static const char *given_of(const char *launcher)
-{
-    static const char *const given[] = {"poly_global", "lookup_constant",
-                                        "convolve_constant_runtime"};
-    return given[cm_task_of(launcher)];
-}
 
 /* A polynomial's n points x on the GPU, made on the host from seed (with cpu_check): in
  * [-1, 1], a quarter of them within 0.02 of +1 and a quarter within 0.02 of -1, where the
@@ -178,30 +145,19 @@ static void make_points(float *dst, size_t n, unsigned long long seed)
     free(x);
 }
 
-/* Elements of the input and of the data of z's calls. */
-static size_t z_input(const cm_size *z)
-{
-    return cm_input_count(cm_task_of(z->launcher), z->n, z->ntaps);
-}
-
-static size_t z_data(const cm_size *z)
-{
-    return cm_data_count(cm_task_of(z->launcher), z->ntaps);
-}
-
 /* Input k of a call, on the GPU from seed: in [-1, 1) (a polynomial's points with cpu_check:
  * make_points), or a lookup's indices in [0, CM_TABLE), each lane's own or, uniform, the
  * warp's first lane's for all 32. */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const cm_size *z = ctx;
-    int task = cm_task_of(z->launcher), lane;
-    if (k == 0 && task == POLY && z->cpu_check) {
+    int lane;
+    if (k == 0 && z->task == CM_POLY && z->cpu_check) {
         make_points(dst, (size_t)z->n, seed);
         return;
     }
-    if (k > 0 || task != LOOKUP) {
-        gl_device_fill_float(dst, k > 0 ? z_data(z) : z_input(z), -1.0f, 1.0f, seed);
+    if (k > 0 || z->task != CM_LOOKUP) {
+        gl_device_fill_float(dst, k > 0 ? z->data_count : z->in_count, -1.0f, 1.0f, seed);
         return;
     }
     gl_device_fill_int(dst, (size_t)z->n, 0, CM_TABLE - 1, seed);
@@ -213,8 +169,7 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const cm_size *z = ctx;
-    int data = cm_takes_data(z->launcher);
-    run(launcher, buf[1 + data], buf[0], data ? buf[1] : NULL, z->ntaps, z->n);
+    run(launcher, z, buf[1 + z->by_pointer], buf[0], z->by_pointer ? buf[1] : NULL);
 }
 
 /* The constant data of a round or a check: drawn from seed, kept for the reference, set in
@@ -224,13 +179,14 @@ static void problem_setup(void *ctx, const char *launcher, unsigned long long se
 {
     cm_size *z = ctx;
     gl_rng rng;
+    (void)launcher; /* z's, which reads the constant data */
     gl_rng_init(&rng, seed, "perf data");
-    gl_fill_float(&rng, z->data, z_data(z), -1.0f, 1.0f);
-    if (z->cpu_check && cm_task_of(launcher) == POLY) {
+    gl_fill_float(&rng, z->data, z->data_count, -1.0f, 1.0f);
+    if (z->cpu_check && z->task == CM_POLY) {
         gl_fill_float(&rng, z->first, CM_COEFFS, -1.0f, 1.0f);
-        set_for(launcher, z->first, z->ntaps);
+        set_data(z, z->first);
     }
-    set_for(launcher, z->data, z->ntaps);
+    set_data(z, z->data);
 }
 
 /* A student's outputs by the given launcher of the task, on the same data: poly_global on
@@ -239,18 +195,17 @@ static void problem_setup(void *ctx, const char *launcher, unsigned long long se
 static void problem_reference(void *ctx, void *const *buf)
 {
     cm_size *z = ctx;
-    const char *given = given_of(z->launcher);
-    size_t bytes = z_data(z) * sizeof(float);
-    int data = cm_takes_data(z->launcher);
+    const char *given = tasks[z->task].given;
+    size_t bytes = z->data_count * sizeof(float);
     gl_buf coeffs = {0};
-    if (data) {
+    if (z->by_pointer) {
         GL_CUDA(cudaMemcpy(z->data, buf[1], bytes, cudaMemcpyDeviceToHost));
-        set_for(given, z->data, z->ntaps);
+        set_data(z, z->data);
     } else {
         coeffs = gl_buf_alloc(bytes, 0);
         gl_buf_upload(&coeffs, z->data);
     }
-    run(given, buf[1 + data], buf[0], coeffs.ptr, z->ntaps, z->n);
+    run(given, z, buf[1 + z->by_pointer], buf[0], coeffs.ptr);
     GL_CHECK_LAUNCH(given);
     gl_buf_free(&coeffs);
 }
@@ -258,23 +213,28 @@ static void problem_reference(void *ctx, void *const *buf)
 gl_problem cm_problem(const char *launcher, void *size)
 {
     cm_size *z = size;
-    int poly = cm_task_of(launcher) == POLY, lookup = cm_task_of(launcher) == LOOKUP, given, data;
+    const gl_launcher *l = find(launcher);
+    int given = l->flags & GL_GIVEN;
+    int poly = !strncmp(launcher, "poly_", 5), lookup = !strncmp(launcher, "lookup_", 7);
+    int task = poly ? CM_POLY : lookup ? CM_LOOKUP : CM_CONV;
     /* a right output's terms' magnitudes at their largest, on these data: a half per
      * coefficient (at |x| = 1) or table read, a quarter per tap */
     double magnitude = poly ? 0.5 * CM_COEFFS : lookup ? 0.5 * CM_LOOKUPS : 0.25 * z->ntaps;
     gl_problem p = {.what = z->what, .outputs = 1, .ctx = z, .make = problem_make,
                     .call = problem_call, .inputs_read_only = 1, .sets = 8, .rounds = 5};
 
-    given = find(launcher)->flags & GL_GIVEN;
     /* the kit's constant filter, the reference or the launcher, holds CM_MAX_CONST_TAPS taps */
     if (!poly && !lookup &&
         (z->ntaps < 1 || (z->ntaps > CM_MAX_CONST_TAPS && (given || !z->cpu_check))))
         gl_fail("lab 04's problem of %s with %d taps: 1 to %d (a bug of the kit)", launcher,
                 z->ntaps, CM_MAX_CONST_TAPS);
     z->launcher = launcher;
-    data = cm_takes_data(launcher);
-    p.inputs = 1 + data;
-    p.setup = setter_of(launcher) ? problem_setup : NULL;
+    z->task = task;
+    z->by_pointer = l->layout[2] == 'p'; /* a 'p' after out and in */
+    z->in_count = (size_t)z->n + (task == CM_CONV ? (size_t)z->ntaps - 1 : 0);
+    z->data_count = poly ? CM_COEFFS : lookup ? CM_TABLE : (size_t)z->ntaps;
+    p.inputs = 1 + z->by_pointer;
+    p.setup = z->by_pointer ? NULL : problem_setup;
     p.reference = given ? launcher : NULL; /* the kit's own is its own reference */
     p.reference_fn = given ? NULL : problem_reference;
     p.baseline_sets = lookup ? 4 : 0; /* lookup_constant, random: 25 ms a call (H100) */
@@ -295,10 +255,10 @@ gl_problem cm_problem(const char *launcher, void *size)
                  z->ntaps == 1 ? "" : "s");
     /* x and the taps, the table and out are floats, idx ints: 4 bytes each; the guards' 4096
      * bytes (.guard 0) hold the last block's 255 threads past n */
-    p.buf[0] = (gl_problem_buf){.name = poly ? "x" : lookup ? "idx" : "in",
-                                .bytes = z_input(z) * 4, .outside = "the inputs are read-only"};
-    p.buf[1] = (gl_problem_buf){.name = poly ? "coeffs" : lookup ? "table" : "taps",
-                                .bytes = z_data(z) * 4, .outside = "the inputs are read-only"};
+    p.buf[0] = (gl_problem_buf){.name = tasks[task].input, .bytes = z->in_count * 4,
+                                .outside = "the inputs are read-only"};
+    p.buf[1] = (gl_problem_buf){.name = tasks[task].data, .bytes = z->data_count * 4,
+                                .outside = "the inputs are read-only"};
     p.buf[p.inputs] = (gl_problem_buf){
         .name = "out", .bytes = (size_t)z->n * 4, .cmp = GL_CMP_FLOAT,
         .atol = CM_REL_TOL * magnitude,

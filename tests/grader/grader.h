@@ -278,6 +278,12 @@ int gl_technique_kernels(const char *launcher, const char *named, char (*names)[
  * "log" (the compiler's output, with the ptxas -v resource report). */
 const char *gl_artifact(const char *what);
 
+/* Which of symbols (CUDA runtime functions: cudaMemcpyToSymbol) the student's library imports
+ * (imports.c: nm -D, its undefined dynamic symbols): the first one nm lists, or NULL when it
+ * imports none of them. Fails the test when the file did not compile; skips it where
+ * nm cannot say (no binutils, the CUDA runtime linked statically). */
+const char *gl_library_imports(const char *const *symbols, int nsymbols);
+
 /* The PTX of the lab's own baselines (to show a test tells them apart). */
 const char *gl_baseline_ptx(void);
 

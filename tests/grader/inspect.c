@@ -1,6 +1,6 @@
-/* inspect.c: reading the PTX (entries, shared arrays, instruction counts, a taint from
- * %tid.x), the ptxas report and Nsight Compute's CSV; the technique claims that fail a test
- * (gl_expect_barriers, gl_expect_shared_rw). The last block's pattern, which
+/* inspect.c: reading the PTX (entries, shared and constant arrays, instruction counts, a
+ * taint from %tid.x), the ptxas report and Nsight Compute's CSV; the technique claims that fail
+ * a test (gl_expect_barriers, gl_expect_shared_rw). The last block's pattern, which
  * follows an entry's control flow: inspect_fence.c. */
 #define _GNU_SOURCE
 #include "inspect.h"
@@ -77,7 +77,7 @@ static int names(const char *s, size_t n, const char *id)
     return 0;
 }
 
-/* Parses "[.extern] .shared .align A .TYPE NAME[COUNT];" from p (no COUNT for
+/* Parses "[.extern] .shared .align A .TYPE NAME[COUNT];" (or .const) from p (no COUNT for
  * extern, dynamic shared memory: bytes -1; no brackets for a scalar: its
  * size); returns 0 and fills sh. */
 static int parse_shared(const char *p, gl_ptx_shared *sh)
@@ -392,4 +392,29 @@ void gl_expect_shared_rw(const gl_ptx_entry *e, const char *kernel, const char *
         ck_abort_msg("%s does not both write and read shared memory (%d st.shared, %d ld.shared "
                      "in its PTX): %s",
                      kernel, stores, loads, why);
+}
+
+int gl_ptx_names(const gl_ptx_entry *e, const char *id)
+{
+    return names(e->body, e->body_len, id);
+}
+
+long gl_ptx_const_bytes(const char *ptx, const char *symbol)
+{
+    const char *p = ptx;
+    gl_ptx_shared array;
+    while ((p = strstr(p, ".const")) != NULL) {
+        const char *line = p;
+        p += 6;
+        /* a declaration is a statement of directives (".const .align 4 .b8 c[2048]", after
+         * .visible or .extern), where an instruction (ld.const) starts with its opcode */
+        while (line > ptx && line[-1] != '\n' && line[-1] != ';' && line[-1] != '{' &&
+               line[-1] != '}')
+            line--;
+        while (*line == ' ' || *line == '\t')
+            line++;
+        if (*line == '.' && parse_shared(line, &array) == 0 && !strcmp(array.name, symbol))
+            return array.bytes;
+    }
+    return -1;
 }

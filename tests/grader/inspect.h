@@ -37,6 +37,14 @@ int gl_ptx_shared_arrays(const char *ptx, const gl_ptx_entry *e, gl_ptx_shared *
  * "bar.sync", "ld.global.v4"): the opcode must be followed by '.' or space. */
 int gl_ptx_count(const gl_ptx_entry *e, const char *opcode);
 
+/* Does the entry's body name identifier id (a module-scope array it reads, say) as a whole
+ * word? */
+int gl_ptx_names(const gl_ptx_entry *e, const char *id);
+
+/* The size in bytes of the module-scope .const array `symbol` (a __constant__ array) the PTX
+ * declares ("[.visible] .const .align 4 .b8 c_coeffs[2048]"), or -1 when it declares none. */
+long gl_ptx_const_bytes(const char *ptx, const char *symbol);
+
 /* How many barriers (__syncthreads: bar.sync, or barrier.sync in newer PTX;
  * __syncthreads_count/_and/_or: bar.red, barrier.red). */
 int gl_ptx_barriers(const gl_ptx_entry *e);

@@ -124,6 +124,26 @@ START_TEST(typed_shared_array_size)
 END_TEST
 
 /* a __shared__ int counter beside the array is a scalar, not dynamic memory */
+/* a __constant__ array at module scope: its bytes by its type, and whether an entry reads it */
+START_TEST(constant_arrays_and_names)
+{
+    static const char p[] = ".const .align 4 .b8 c_coeffs[2048];\n"
+                            ".visible .const .align 4 .f32 c_taps[100] = {0f00000000};\n"
+                            ".visible .entry k(\n)\n{\n\tld.const.f32 %f1, [c_coeffs+4];\n"
+                            "\tmov.u64 %rd1, c_coeffs_2;\n}\n";
+    gl_ptx_entry e;
+    ck_assert_int_eq(gl_ptx_const_bytes(p, "c_coeffs"), 2048);
+    ck_assert_int_eq(gl_ptx_const_bytes(p, "c_taps"), 400);
+    ck_assert_int_eq(gl_ptx_const_bytes(p, "c_coeffs_2"), -1); /* named, never declared */
+    ck_assert_int_eq(gl_ptx_const_bytes(p, "c_table"), -1);
+    ck_assert_int_eq(gl_ptx_entry_find(p, "k", &e), 0);
+    ck_assert(gl_ptx_names(&e, "c_coeffs"));
+    ck_assert(gl_ptx_names(&e, "c_coeffs_2"));
+    ck_assert(!gl_ptx_names(&e, "c_taps"));
+    ck_assert(!gl_ptx_names(&e, "coeffs")); /* a whole identifier only */
+}
+END_TEST
+
 START_TEST(shared_scalar_is_not_dynamic)
 {
     static const char p[] = ".visible .entry k(\n)\n{\n\t.shared .align 4 .b8 slot[1024];\n"
@@ -534,6 +554,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, reducing_barriers_count);
     tcase_add_test(tc, typed_shared_array_size);
     tcase_add_test(tc, shared_scalar_is_not_dynamic);
+    tcase_add_test(tc, constant_arrays_and_names);
     tcase_add_test(tc, tid_x_scaled_by_a_row_length);
     tcase_add_test(tc, warp_centric_rows_are_not_a_stride);
     tcase_add_test(tc, ptxas_reports_old_and_new);
