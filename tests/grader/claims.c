@@ -35,12 +35,40 @@ static const char *problem(const char *run, char *words, size_t len, gl_problem 
     return argv[0];
 }
 
+/* run with each word "LO..HI" replaced by a number in [LO, HI] drawn from the test's random
+ * stream (gl_test_rng), in order: a size drawn from the seed */
+static void draw(const char *run, char *out, size_t len)
+{
+    char words[256], *argv[16];
+    int i, n = split(run, words, sizeof words, argv, 16);
+    size_t at = 0;
+    gl_rng rng;
+    gl_test_rng(&rng);
+    out[0] = '\0';
+    for (i = 0; i < n && at < len; i++) {
+        long lo, hi;
+        char tail;
+        if (sscanf(argv[i], "%ld..%ld%c", &lo, &hi, &tail) == 2)
+            at += (size_t)snprintf(out + at, len - at, "%s%lld", i ? " " : "",
+                                   (long long)gl_rng_range(&rng, lo, hi));
+        else
+            at += (size_t)snprintf(out + at, len - at, "%s%s", i ? " " : "", argv[i]);
+    }
+}
+
 void gl_claim_right(const gl_run_claim *c)
 {
-    char words[256];
+    char run[256], words[256];
     gl_problem p;
-    const char *launcher = problem(c->run, words, sizeof words, &p);
-    const char *why = gl_problem_check(launcher, &p, gl_test_seed());
+    const char *launcher, *why;
+    if (c->each) { /* one call for each, in order */
+        for (const char *const *more = c->each; *more; more++)
+            gl_expect_right("%s %s", c->run, *more);
+        return;
+    }
+    draw(c->run, run, sizeof run);
+    launcher = problem(run, words, sizeof words, &p);
+    why = gl_problem_check(launcher, &p, gl_test_seed());
     if (*why)
         gl_check_fail("%s %s", launcher, why);
 }
@@ -52,7 +80,7 @@ void gl_expect_right(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(run, sizeof run, fmt, ap);
     va_end(ap);
-    gl_claim_right(&(gl_run_claim){run});
+    gl_claim_right(&(gl_run_claim){.run = run});
 }
 
 void gl_claim_queued(const gl_run_claim *c)

@@ -359,6 +359,7 @@ double gl_profile_ratio(const char *const *metrics, int nmetrics, unsigned num_m
  * with the numbers and the lab's hint:
  *
  *   GL_RIGHT(tiled_33x31, 2, 15, "tiled, 33 x 31", .run = "transpose_tiled 33 31")
+ *   GL_RIGHT(tiled_tiny, 2, 15, "tiled, tiny", .run = "transpose_tiled", .each = tiny_sizes)
  *   GL_QUEUED(tiled_async, 2, "tiled, returns at once", .run = "transpose_tiled 1000 1000")
  *   GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_tiled",
  *             .than = "transpose_naive", .factor = 1.25, .hint = "Are both ... coalesced?")
@@ -385,6 +386,12 @@ typedef struct {
     void (*detail)(const double *v, char *out, size_t len);
 } gl_counter;
 
+/* The ratios several labs read (counters.c): sectors of 32 bytes per global load request (4
+ * when a warp reads 32 consecutive floats; metrics: requests, sectors), and shared-memory
+ * wavefronts per shared load (1 for 32-bit loads with no bank conflict; metrics: wavefronts,
+ * load instructions, bank conflicts). */
+extern const gl_counter gl_global_load_sectors, gl_shared_load_wavefronts;
+
 typedef struct {
     const gl_counter *counter;
     const char *run;         /* the profile run: "LAUNCHER SIZE...", as GL_LAB.problem reads it */
@@ -396,7 +403,12 @@ typedef struct {
 /* A launcher on the lab's problem at run's sizes (GL_LAB.problem reads the words after the
  * launcher): right (GL_RIGHT), or only enqueuing its work (GL_QUEUED, gl_perf_queued). */
 typedef struct {
-    const char *run; /* "LAUNCHER SIZE...", as for a profile run */
+    /* "LAUNCHER SIZE...", as for a profile run; GL_RIGHT draws a size written "LO..HI" from the
+     * test's random stream (gl_test_rng), in [LO, HI]: "transpose_tiled 1..3000 1..3000" */
+    const char *run;
+    /* GL_RIGHT only: one checked call for each of these words after run's (run: the launcher,
+     * each: its sizes), NULL-ended: (const char *const[]){"1 1 1", "7 5 0", NULL} */
+    const char *const *each;
 } gl_run_claim;
 
 void gl_claim_right(const gl_run_claim *c);
