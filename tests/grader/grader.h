@@ -265,6 +265,14 @@ int gl_technique_kernels(const char *launcher, const char *named, char (*names)[
     int k##_n = kernels(launcher, named, k##_names, 8), k##_i;                                \
     for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
         for (const char *k = k##_names[k##_i]; k; k = NULL)
+/* A technique test (10 s) whose statement check runs on each kernel that did launcher's work,
+ * k naming it:  GL_KERNEL_TEST(tiled_barrier, 2, "tiled: __syncthreads()", "transpose_tiled",
+ *                              "transpose_tiled_kernel", check_barrier(k)) */
+#define GL_KERNEL_TEST(name, points, title, launcher, named, check)                           \
+    GL_TEST(name, GL_TECHNIQUE, points, 10, title)                                            \
+    {                                                                                         \
+        GL_FOR_EACH_KERNEL(launcher, named, k) check;                                         \
+    }
 
 /* Path of a build artifact of the student's file: "ptx" (nvcc -ptx) or
  * "log" (the compiler's output, with the ptxas -v resource report). */
