@@ -98,10 +98,8 @@ static void check_shared_tiles(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(tiled_shared_tiles, GL_TECHNIQUE, 3, 10, "tiled: two shared tiles")
-{
-    GL_FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_shared_tiles(k);
-}
+GL_KERNEL_TEST(tiled_shared_tiles, 3, "tiled: two shared tiles", "matmul_tiled",
+               "matmul_tiled_kernel", check_shared_tiles(k))
 
 /* Reading the shared-memory stores, loads and barriers as the loop runs them (the end wraps
  * around to the start: the next step), a store must be followed by a barrier before any load,
@@ -129,10 +127,8 @@ static void check_barriers(const char *kernel)
     gl_test_note("%d barriers; shared stores and loads separated by them", gl_ptx_barriers(e));
 }
 
-GL_TEST(tiled_barriers, GL_TECHNIQUE, 3, 10, "tiled: a barrier after writing, after reading")
-{
-    GL_FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_barriers(k);
-}
+GL_KERNEL_TEST(tiled_barriers, 3, "tiled: a barrier after writing, after reading", "matmul_tiled",
+               "matmul_tiled_kernel", check_barriers(k))
 
 static void check_coalesced(const char *kernel)
 {
@@ -154,10 +150,8 @@ static void check_coalesced(const char *kernel)
                       kernel, why);
 }
 
-GL_TEST(naive_coalesced, GL_TECHNIQUE, 3, 10, "naive: threadIdx.x along the columns")
-{
-    GL_FOR_EACH_KERNEL("matmul_naive", "matmul_naive_kernel", k) check_coalesced(k);
-}
+GL_KERNEL_TEST(naive_coalesced, 3, "naive: threadIdx.x along the columns", "matmul_naive",
+               "matmul_naive_kernel", check_coalesced(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 

@@ -93,14 +93,6 @@ CORRECTNESS(prefetch, "prefetch", 2)
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
 
-/* A technique test of the kernels that did sgemm_FN's work (GL_FOR_EACH_KERNEL): check, a
- * statement, runs on each, named k. */
-#define TECHNIQUE(id, points, title, fn, check)                                               \
-    GL_TEST(id, GL_TECHNIQUE, points, 10, title)                                              \
-    {                                                                                         \
-        GL_FOR_EACH_KERNEL("sgemm_" #fn, "sgemm_" #fn "_kernel", k) check;                    \
-    }
-
 /* The tiles: both in shared memory, used (ptxas reserves them), with a
  * barrier after the loads and one after the math. */
 static void check_tiles(const char *kernel, long min_bytes, const char *tiles, int task)
@@ -147,8 +139,9 @@ static void check_register_reuse(const char *kernel)
                  r, MIN_1D_FMA_PER_SHARED_LOAD, given);
 }
 
-TECHNIQUE(blocktiled_1d_register_reuse, 2, "1D tiles: shared tiles, barriers, FMAs per shared load",
-          blocktiled_1d, check_register_reuse(k))
+GL_KERNEL_TEST(blocktiled_1d_register_reuse, 2,
+               "1D tiles: shared tiles, barriers, FMAs per shared load", "sgemm_blocktiled_1d",
+               "sgemm_blocktiled_1d_kernel", check_register_reuse(k))
 
 static void check_register_tile(const char *kernel)
 {
@@ -167,8 +160,9 @@ static void check_register_tile(const char *kernel)
                  MIN_2D_FMA_PER_SHARED_LOAD);
 }
 
-TECHNIQUE(blocktiled_2d_register_tile, 2, "2D tiles: shared tiles, barriers, FMAs per shared load",
-          blocktiled_2d, check_register_tile(k))
+GL_KERNEL_TEST(blocktiled_2d_register_tile, 2,
+               "2D tiles: shared tiles, barriers, FMAs per shared load", "sgemm_blocktiled_2d",
+               "sgemm_blocktiled_2d_kernel", check_register_tile(k))
 
 /* 128-bit loads from global memory (ld.global.v4.f32, or .nc) and from
  * shared memory (ld.shared.v4). */
@@ -195,10 +189,10 @@ static void check_128bit(const char *kernel, int task)
     gl_test_note("%d ld.global.v4 and %d ld.shared.v4 in the PTX", global_v4, shared_v4);
 }
 
-TECHNIQUE(vectorized_128bit_loads, 3, "vectorized: ld.global.v4, ld.shared.v4", vectorized,
-          check_128bit(k, 3))
-TECHNIQUE(prefetch_128bit_loads, 2, "prefetch: ld.global.v4, ld.shared.v4", prefetch,
-          check_128bit(k, 4))
+GL_KERNEL_TEST(vectorized_128bit_loads, 3, "vectorized: ld.global.v4, ld.shared.v4",
+               "sgemm_vectorized", "sgemm_vectorized_kernel", check_128bit(k, 3))
+GL_KERNEL_TEST(prefetch_128bit_loads, 2, "prefetch: ld.global.v4, ld.shared.v4",
+               "sgemm_prefetch", "sgemm_prefetch_kernel", check_128bit(k, 4))
 
 static void check_two_buffers(const char *kernel)
 {
@@ -215,8 +209,8 @@ static void check_two_buffers(const char *kernel)
     gl_test_note("%ld bytes of shared tiles (needs %ld)", u.smem_bytes, need);
 }
 
-TECHNIQUE(prefetch_two_buffers, 2, "prefetch: two buffers of each tile", prefetch,
-          check_two_buffers(k))
+GL_KERNEL_TEST(prefetch_two_buffers, 2, "prefetch: two buffers of each tile",
+               "sgemm_prefetch", "sgemm_prefetch_kernel", check_two_buffers(k))
 
 /* A register array indexed by a value the compiler cannot resolve at compile
  * time (a loop it does not unroll, a run-time index) is placed in local
@@ -236,12 +230,12 @@ static void check_no_local_memory(const char *kernel)
     gl_test_note("%d registers, no local memory", registers);
 }
 
-TECHNIQUE(blocktiled_2d_no_local_memory, 1, "2D tiles: no local memory", blocktiled_2d,
-          check_no_local_memory(k))
-TECHNIQUE(vectorized_no_local_memory, 1, "vectorized: no local memory", vectorized,
-          check_no_local_memory(k))
-TECHNIQUE(prefetch_no_local_memory, 1, "prefetch: no local memory", prefetch,
-          check_no_local_memory(k))
+GL_KERNEL_TEST(blocktiled_2d_no_local_memory, 1, "2D tiles: no local memory",
+               "sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", check_no_local_memory(k))
+GL_KERNEL_TEST(vectorized_no_local_memory, 1, "vectorized: no local memory",
+               "sgemm_vectorized", "sgemm_vectorized_kernel", check_no_local_memory(k))
+GL_KERNEL_TEST(prefetch_no_local_memory, 1, "prefetch: no local memory",
+               "sgemm_prefetch", "sgemm_prefetch_kernel", check_no_local_memory(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
  * Rates at 4096^3, bounds set well inside the measured effect (README.md has the numbers; the
