@@ -20,7 +20,6 @@
 
 #include "lab.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
