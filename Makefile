@@ -149,8 +149,9 @@ $(BUILD)/common/%.o: common/%.cu $(COMMON_HEADERS) $(TOOLCHAIN_STAMP)
 # ---- the grader: runner (parent) and harness (test processes), shared by all labs ----
 GRADER_OBJS := $(addprefix $(BUILD)/tests/grader/,runner.o suite.o machine.o gpu_lock.o gpu_memory.o \
                run_test.o scoreboard.o harness.o queued.o judge.o judge_pool.o judge_subject.o \
-               judge_calls.o link.o record.o clock.o given.o outputs.o perf.o claims.o profile.o \
-               sanitize.o vmm_pool.o inspect.o inspect_fence.o ncu_csv.o results.o imports.o)
+               judge_calls.o link.o record.o clock.o given.o outputs.o perf.o claims.o counters.o \
+               profile.o sanitize.o vmm_pool.o inspect.o inspect_fence.o inspect_hazard.o \
+               inspect_resources.o ncu_csv.o results.o imports.o)
 # the subject: the only program that loads a student's code (contained first)
 SUBJECT_OBJS := $(addprefix $(BUILD)/tests/grader/,subject.o interpose.o contain.o \
                 contain_seccomp.o gpu_record.o vmm_pool.o)
@@ -180,6 +181,7 @@ $(BUILD)/tools/info.o: tools/info.c $(COMMON_HEADERS)
 # unit tests of common/ and of the grader's readers (no GPU needed)
 UNIT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tests/unit/contain_probe.c,$(wildcard tests/unit/*.c))) \
              $(BUILD)/tests/grader/inspect.o $(BUILD)/tests/grader/inspect_fence.o \
+             $(BUILD)/tests/grader/inspect_hazard.o \
              $(BUILD)/tests/grader/ncu_csv.o $(BUILD)/tests/grader/record.o \
              $(BUILD)/tests/grader/results.o $(BUILD)/tests/grader/gpu_memory.o
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(GRADER_HEADERS)

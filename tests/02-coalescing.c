@@ -31,7 +31,7 @@ GL_RIGHT(strided_whole, 1, 15, "strided copy, n a multiple of 256 or of 32",
 GL_RIGHT(strided_large, 2, 30, "strided copy, n = 2^20 + 1 and 2^20", .run = "strided_copy",
          .cases = "1048577 1, 1048577 32, 100003 33, 1048576 2")
 GL_RIGHT(strided_random, 1, 15, "strided copy, n and stride from the seed",
-         .run = "strided_copy", .draw = {300000, 40})
+         .run = "strided_copy 1..300000 1..40")
 
 /* task 2: structure of arrays, each case n */
 GL_RIGHT(soa_small, 1, 15, "SoA kick, n = 1, 31 and 1000", .run = "kick_soa",
@@ -39,7 +39,7 @@ GL_RIGHT(soa_small, 1, 15, "SoA kick, n = 1, 31 and 1000", .run = "kick_soa",
 GL_RIGHT(soa_whole, 1, 15, "SoA kick, n a multiple of 256 or of 32", .run = "kick_soa",
          .cases = "32, 96, 256, 4096")
 GL_RIGHT(soa_large, 2, 30, "SoA kick, n = 2^20 + 3", .run = "kick_soa 1048579")
-GL_RIGHT(soa_random, 1, 15, "SoA kick, n from the seed", .run = "kick_soa", .draw = {300000})
+GL_RIGHT(soa_random, 1, 15, "SoA kick, n from the seed", .run = "kick_soa 1..300000")
 
 /* task 3: matrix add (blocks of 32 x 8 threads), each case "rows cols"; rows a multiple of 32
  * (and of 8) with columns not; columns a multiple of 32 with rows a multiple of 8 but not of
@@ -53,8 +53,8 @@ GL_RIGHT(add_whole_cols, 2, 15, "matrix add, columns a multiple of 32", .run = "
 GL_RIGHT(add_whole, 1, 15, "matrix add, both multiples of 32", .run = "matrix_add",
          .cases = "32 32, 64 96, 256 1024")
 GL_RIGHT(add_large, 2, 30, "matrix add, 1025 x 2049", .run = "matrix_add 1025 2049")
-GL_RIGHT(add_random, 1, 15, "matrix add, a size drawn from the seed", .run = "matrix_add",
-         .draw = {3000, 3000})
+GL_RIGHT(add_random, 1, 15, "matrix add, a size drawn from the seed",
+         .run = "matrix_add 1..3000 1..3000")
 
 /* ---- the launchers only enqueue their kernels (GL_QUEUED) ----
  * 1000 elements, particles, or 1000 x 1000 for the matrix add, behind a 150 ms kernel. */
@@ -106,10 +106,10 @@ static void check_add_mapping(const char *kernel)
                       kernel, why);
 }
 
-GL_EACH_KERNEL(soa_layout, 3, "SoA kick: arrays of floats, no records", "kick_soa",
-               "kick_soa_kernel", check_soa_layout)
-GL_EACH_KERNEL(add_mapping, 3, "matrix add: threadIdx.x along a row", "matrix_add",
-               "matrix_add_kernel", check_add_mapping)
+GL_KERNEL_TEST(soa_layout, 3, "SoA kick: arrays of floats, no records", "kick_soa",
+               "kick_soa_kernel", check_soa_layout(k))
+GL_KERNEL_TEST(add_mapping, 3, "matrix add: threadIdx.x along a row", "matrix_add",
+               "matrix_add_kernel", check_add_mapping(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 

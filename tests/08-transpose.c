@@ -34,10 +34,10 @@ GL_RIGHT(padded_1025x2049, 2, 15, "padded, 1025 x 2049", .run = "transpose_padde
 GL_RIGHT(padded_4096x4096, 2, 60, "padded, 4096 x 4096", .run = "transpose_padded 4096 4096")
 
 /* A size from the run's seed: any class of rows and columns. */
-GL_RIGHT(tiled_random, 1, 15, "tiled, a size drawn from the seed", .run = "transpose_tiled",
-         .draw = {3000, 3000})
-GL_RIGHT(padded_random, 1, 15, "padded, a size drawn from the seed", .run = "transpose_padded",
-         .draw = {3000, 3000})
+GL_RIGHT(tiled_random, 1, 15, "tiled, a size drawn from the seed",
+         .run = "transpose_tiled 1..3000 1..3000")
+GL_RIGHT(padded_random, 1, 15, "padded, a size drawn from the seed",
+         .run = "transpose_padded 1..3000 1..3000")
 
 /* The launcher only enqueues its kernel: 1000 x 1000 behind a 150 ms kernel. */
 GL_QUEUED(tiled_async, 2, "tiled, launcher returns at once", .run = "transpose_tiled 1000 1000")
@@ -80,16 +80,16 @@ GL_TEST(tiled_shared_tile, GL_TECHNIQUE, 3, 10, "tiled: a shared tile")
     GL_FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_shared_tile(k, 1);
 }
 
-GL_EACH_KERNEL(tiled_barrier, 2, "tiled: __syncthreads()", "transpose_tiled",
-               "transpose_tiled_kernel", check_barrier)
+GL_KERNEL_TEST(tiled_barrier, 2, "tiled: __syncthreads()", "transpose_tiled",
+               "transpose_tiled_kernel", check_barrier(k))
 
 GL_TEST(padded_shared_tile, GL_TECHNIQUE, 2, 10, "padded: a shared tile")
 {
     GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_shared_tile(k, 2);
 }
 
-GL_EACH_KERNEL(padded_barrier, 1, "padded: __syncthreads()", "transpose_padded",
-               "transpose_padded_kernel", check_barrier)
+GL_KERNEL_TEST(padded_barrier, 1, "padded: __syncthreads()", "transpose_padded",
+               "transpose_padded_kernel", check_barrier(k))
 
 /* The tile has TILE_DIM rows (or TILE_DIM + 1, or two buffers of them); its row pitch, in
  * 4-byte words, must not be a multiple of 32, or a column of the tile sits in one bank. */
@@ -108,8 +108,8 @@ static void check_pitch(const char *kernel)
                       kernel, pitch, pitch);
 }
 
-GL_EACH_KERNEL(padded_pitch, 4, "padded: row pitch not a multiple of 32", "transpose_padded",
-               "transpose_padded_kernel", check_pitch)
+GL_KERNEL_TEST(padded_pitch, 4, "padded: row pitch not a multiple of 32", "transpose_padded",
+               "transpose_padded_kernel", check_pitch(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 

@@ -1,93 +1,60 @@
 /* 09-matmul-tiling.c: the grader's suite for lab 09-matmul-tiling.
  *
- *   correctness  every launcher on tiny sizes, k = 0, each dimension a
- *                multiple of TILE = 32, of NAIVE_BLOCK = 16 only, or of
- *                neither (one dimension at a time), and a size drawn from the
- *                run's seed, each on the lab's problem (lab.c, gl_matmul.h:
- *                a CPU reference in double with the FP32 error bound of each
- *                element, guards, read-only inputs); the study's block
- *                shapes; the launchers return at once
- *   technique    in the kernels the launchers ran: the tiled kernel has two
- *                TILE x TILE __shared__ tiles and a barrier after writing them
- *                and one after reading them; the naive kernel does not scale
- *                threadIdx.x by a row length (the given swapped kernel does,
- *                so the test can tell)
- *   performance  the judge's clock, fresh inputs every call (GL_LAB.timed):
- *                naive and tiled against the lab's own swapped kernel, the
- *                block launches against the lab's own empty launch
- *   profile      global load requests (Nsight Compute): the tiled kernel
- *                issues about TILE times fewer than the naive product's
- *                2 m n k / 32; sectors per request show the naive kernel's
- *                coalescing */
+ *   correctness  every launcher on tiny sizes, k = 0, each dimension a multiple of TILE = 32,
+ *                of NAIVE_BLOCK = 16 only, or of neither (one dimension at a time), and a size
+ *                drawn from the run's seed, each on the lab's problem (lab.c, gl_matmul.h: a
+ *                CPU reference in double with the FP32 error bound of each element, guards,
+ *                read-only inputs); the study's block shapes; the launchers return at once
+ *   technique    in the kernels the launchers ran: the tiled kernel has two TILE x TILE
+ *                __shared__ tiles and a barrier after writing them and one after reading them;
+ *                the naive kernel does not scale threadIdx.x by a row length (the given
+ *                swapped kernel does, so the test can tell)
+ *   performance  the judge's clock, fresh inputs every call (GL_LAB.timed): naive and tiled
+ *                against the lab's own swapped kernel, the block launches against the lab's
+ *                own empty launch
+ *   profile      global load requests (Nsight Compute): the tiled kernel issues about TILE
+ *                times fewer than the naive product's 2 m n k / 32; sectors per request show
+ *                the naive kernel's coalescing */
 #include "grader.h"
 #include "inspect.h"
 
 #include "lab.h"
 
-#include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Thresholds, well inside what the reference shows (README.md has the
- * measured numbers; the claims' beside their bounds): a verdict must not flip
- * between runs. */
-#define PERF_DIM 2048 /* m = n = k of the timed products: 4 sets of A, B and C, 192 MiB */
-#define PERF_SAMPLE 1024 /* random elements of C checked per call, besides its edges */
-#define LAUNCH_DIM 640             /* block_launches: (640 / 16)^2 = 1600 launches; a call
-                                      takes about 39 ms on an H100 */
-#define MIN_LAUNCH_SHARE 0.5       /* of launches x the empty launch's time, at least; H200 at
-                                      512^3: 19.6 ms more than one grid, against 3.0 ms for
-                                      1024 empty launches (6.5x); at 1024^3 one grid took
-                                      0.42 ms, 4096 launches 146.7 ms */
-#define PROFILE_DIM 512            /* m = n = k under Nsight Compute */
-#define MIN_LOAD_REDUCTION 16.0    /* naive (2 m n k / 32) / tiled global load requests:
-                                      TILE = 32 predicts 32; H200: 32.0 */
+/* Thresholds, well inside what the reference shows (README.md has the measured numbers; the
+ * claims' beside their bounds): a verdict must not flip between runs. */
+#define PERF_DIM 2048        /* m = n = k of the timed products: 4 sets of A, B and C, 192 MiB */
+#define PERF_SAMPLE 1024     /* random elements of C checked per call, besides its edges */
+#define LAUNCH_DIM 640       /* block_launches: (640 / 16)^2 = 1600 launches; a call takes about
+                                39 ms on an H100 */
+#define MIN_LAUNCH_SHARE 0.5 /* of launches x the empty launch's time, at least; H200 at 512^3:
+                                19.6 ms more than one grid, against 3.0 ms for 1024 empty
+                                launches (6.5x); at 1024^3 one grid took 0.42 ms, 4096 launches
+                                146.7 ms */
+#define PROFILE_DIM 512      /* m = n = k under Nsight Compute */
+#define MIN_LOAD_REDUCTION 16.0 /* naive (2 m n k / 32) / tiled global load requests: TILE = 32
+                                   predicts 32; H200: 32.0 */
 
 /* ---- correctness: each size a problem of GL_LAB.problem, checked by gl_problem_check ---- */
 
 /* tiny, one dimension at a time, and k = 0 (C = 0: an empty sum) */
-static const char *const edges[] = {"1 1 1", "1 1 300", "33 1 17", "1 77 5", "7 5 0"};
+#define EDGES "1 1 1, 1 1 300, 33 1 17, 1 77 5, 7 5 0"
 /* each of m, n and k a multiple of 32, of 16 only, or of neither, in other
  * combinations: 64 x 100 x 48 is m a multiple of TILE where n is not */
-static const char *const sizes[] = {"64 64 64",    "64 100 48",   "100 64 96", "48 80 100",
-                                    "100 37 123", "129 257 65", "300 301 302"};
-
-static void check_sizes(const char *launcher, const char *const *list, int count)
-{
-    int i;
-    for (i = 0; i < count; i++)
-        gl_expect_right("%s %s", launcher, list[i]);
-}
-
-/* A size from the run's seed: any class of each dimension. */
-static void check_random(const char *launcher)
-{
-    gl_rng rng;
-    int m, n, k;
-    gl_test_rng(&rng);
-    m = (int)gl_rng_range(&rng, 1, 300);
-    n = (int)gl_rng_range(&rng, 1, 300);
-    k = (int)gl_rng_range(&rng, 0, 300);
-    gl_expect_right("%s %d %d %d", launcher, m, n, k);
-}
+#define SIZES "64 64 64, 64 100 48, 100 64 96, 48 80 100, 100 37 123, 129 257 65, " \
+              "300 301 302"
 
 /* The correctness tests of one launcher, label its name in the titles; the points of the
- * tiny sizes and of the others */
+ * tiny sizes and of the others; a size from the run's seed: any class of each dimension */
 #define CORRECTNESS(test, launcher_name, label, edges_points, sizes_points)                   \
-    GL_TEST(test##_edges, GL_CORRECTNESS, edges_points, 15, label ", tiny sizes and k = 0")   \
-    {                                                                                         \
-        check_sizes(launcher_name, edges, 5);                                                 \
-    }                                                                                         \
-    GL_TEST(test##_sizes, GL_CORRECTNESS, sizes_points, 15,                                   \
-            label ", multiples of 16 and 32 or not")                                          \
-    {                                                                                         \
-        check_sizes(launcher_name, sizes, 7);                                                 \
-    }                                                                                         \
-    GL_TEST(test##_random, GL_CORRECTNESS, 1, 15, label ", a size drawn from the seed")       \
-    {                                                                                         \
-        check_random(launcher_name);                                                          \
-    }
+    GL_RIGHT(test##_edges, edges_points, 15, label ", tiny sizes and k = 0",                  \
+             .run = launcher_name, .cases = EDGES)                                            \
+    GL_RIGHT(test##_sizes, sizes_points, 15, label ", multiples of 16 and 32 or not",         \
+             .run = launcher_name, .cases = SIZES)                                            \
+    GL_RIGHT(test##_random, 1, 15, label ", a size drawn from the seed",                      \
+             .run = launcher_name " 1..300 1..300 0..300")
 
 CORRECTNESS(naive, "matmul_naive", "naive", 2, 2)
 CORRECTNESS(tiled, "matmul_tiled", "tiled", 3, 3)
@@ -96,14 +63,9 @@ CORRECTNESS(block_launches, "matmul_naive_block_launches", "block launches", 1, 
 
 /* The study's block shapes (rows x cols of threads), then one thread, an odd
  * shape and one column of 1024 threads, on one odd size. */
-GL_TEST(naive_shapes, GL_CORRECTNESS, 3, 15, "naive, every block shape")
-{
-    static const char *const shapes[] = {"1 2",   "2 4",   "4 8", "8 16", "16 16",
-                                         "16 32", "32 32", "1 1", "3 5",  "1024 1"};
-    int s;
-    for (s = 0; s < 10; s++)
-        gl_expect_right("matmul_naive_shape 129 257 65 %s", shapes[s]);
-}
+#define SHAPES "1 2, 2 4, 4 8, 8 16, 16 16, 16 32, 32 32, 1 1, 3 5, 1024 1"
+GL_RIGHT(naive_shapes, 3, 15, "naive, every block shape", .run = "matmul_naive_shape 129 257 65",
+         .cases = SHAPES)
 
 /* The launchers only enqueue their kernels: 300 x 301 x 302 behind a 150 ms kernel. */
 GL_QUEUED(naive_async, 1, "naive, launcher returns at once", .run = "matmul_naive 300 301 302")
@@ -134,107 +96,60 @@ static void check_shared_tiles(const char *kernel)
     free(ptx);
 }
 
-GL_TEST(tiled_shared_tiles, GL_TECHNIQUE, 3, 10, "tiled: two shared tiles")
-{
-    GL_FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_shared_tiles(k);
-}
+GL_KERNEL_TEST(tiled_shared_tiles, 3, "tiled: two shared tiles", "matmul_tiled",
+               "matmul_tiled_kernel", check_shared_tiles(k))
 
-/* The entry's shared-memory stores ('S'), loads ('L') and barriers ('B'), in
- * the order of the PTX text. Returns how many (at most max). */
-static int shared_events(const gl_ptx_entry *e, char *ev, int max)
-{
-    const char *p = e->body, *end = e->body + e->body_len;
-    int n = 0;
-    while (p < end && n < max) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p)), *t = p;
-        const char *stop = eol ? eol : end;
-        while (t < stop && isspace((unsigned char)*t))
-            t++;
-        if (t < stop && *t == '@') { /* a guard predicate: @%p1 or @!%p1 */
-            while (t < stop && !isspace((unsigned char)*t))
-                t++;
-            while (t < stop && isspace((unsigned char)*t))
-                t++;
-        }
-        if (!strncmp(t, "st.shared", 9))
-            ev[n++] = 'S';
-        else if (!strncmp(t, "ld.shared", 9))
-            ev[n++] = 'L';
-        else if (!strncmp(t, "bar.sync", 8) || !strncmp(t, "barrier.sync", 12))
-            ev[n++] = 'B';
-        p = stop + 1;
-    }
-    return n;
-}
-
-/* Reading the events as the loop runs them (the end wraps around to the
- * start: the next step), a store must be followed by a barrier before any
- * load, and a load by a barrier before any store. */
+/* Reading the shared-memory stores, loads and barriers as the loop runs them (the end wraps
+ * around to the start: the next step), a store must be followed by a barrier before any load,
+ * and a load by a barrier before any store (gl_ptx_shared_hazard). */
 static void check_barriers(const char *kernel)
 {
-    static char ev[100000];
-    gl_ptx_entry e;
-    char *ptx = gl_kernel_ptx(kernel, &e);
-    int n = shared_events(&e, ev, (int)sizeof ev), i, j, barriers = gl_ptx_barriers(&e);
-
-    gl_expect_barriers(&e, kernel, 2,
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    int hazard = gl_ptx_shared_hazard(e);
+    gl_expect_barriers(e, kernel, 2,
                        "each step of the loop needs two, one after writing the tiles (before any "
                        "thread reads them) and one after reading them (before the next step "
                        "overwrites them)");
-    for (i = 0; i < n; i++) {
-        if (ev[i] == 'B')
-            continue;
-        for (j = 1; j < n; j++) {
-            char next = ev[(i + j) % n];
-            if (next == 'B')
-                break;
-            if (next != ev[i]) {
-                if (ev[i] == 'S')
-                    gl_check_fail("in %s a thread can read the tiles (ld.shared) after writing "
-                                  "its elements (st.shared) with no barrier in between: it may "
-                                  "read an element another thread has not written yet. "
-                                  "__syncthreads() after loading the tiles (read after write)",
-                                  kernel);
-                gl_check_fail("in %s a thread can write the next step's tile elements "
-                              "(st.shared) after reading the tiles (ld.shared) with no barrier "
-                              "in between: it may overwrite an element another thread still "
-                              "needs. __syncthreads() after the inner loop (write after read)",
-                              kernel);
-            }
-        }
-    }
-    gl_test_note("%d barriers; shared stores and loads separated by them", barriers);
-    free(ptx);
+    if (hazard == GL_READ_AFTER_WRITE)
+        gl_check_fail("in %s a thread can read the tiles (ld.shared) after writing its elements "
+                      "(st.shared) with no barrier in between: it may read an element another "
+                      "thread has not written yet. __syncthreads() after loading the tiles (read "
+                      "after write)",
+                      kernel);
+    if (hazard == GL_WRITE_AFTER_READ)
+        gl_check_fail("in %s a thread can write the next step's tile elements (st.shared) after "
+                      "reading the tiles (ld.shared) with no barrier in between: it may "
+                      "overwrite an element another thread still needs. __syncthreads() after "
+                      "the inner loop (write after read)",
+                      kernel);
+    gl_test_note("%d barriers; shared stores and loads separated by them", gl_ptx_barriers(e));
 }
 
-GL_TEST(tiled_barriers, GL_TECHNIQUE, 3, 10, "tiled: a barrier after writing, after reading")
-{
-    GL_FOR_EACH_KERNEL("matmul_tiled", "matmul_tiled_kernel", k) check_barriers(k);
-}
+GL_KERNEL_TEST(tiled_barriers, 3, "tiled: a barrier after writing, after reading", "matmul_tiled",
+               "matmul_tiled_kernel", check_barriers(k))
 
 static void check_coalesced(const char *kernel)
 {
-    gl_ptx_entry e;
-    char why[256], *ptx = gl_given_ptx("matmul_naive_swapped_kernel", &e);
-    gl_given_tells_apart(gl_ptx_scales_tid_x(&e, why, sizeof why), "matmul_naive_swapped_kernel",
+    gl_ptx_entry given;
+    const gl_ptx_entry *e;
+    char why[256], *ptx = gl_given_ptx("matmul_naive_swapped_kernel", &given);
+    gl_given_tells_apart(gl_ptx_scales_tid_x(&given, why, sizeof why),
+                         "matmul_naive_swapped_kernel",
                          "does not multiply threadIdx.x by a row length");
     free(ptx);
-    ptx = gl_kernel_ptx(kernel, &e);
-    if (!strstr(e.body, "%tid.x"))
+    e = gl_kernel_entry(kernel);
+    if (!strstr(e->body, "%tid.x"))
         gl_check_fail("%s does not use threadIdx.x: is it still a TODO?", kernel);
-    if (gl_ptx_scales_tid_x(&e, why, sizeof why))
+    if (gl_ptx_scales_tid_x(e, why, sizeof why))
         gl_check_fail("in %s a value computed from threadIdx.x is multiplied by a run-time value "
                       "(%s): threadIdx.x picks the row, so a warp's loads of a and stores to c "
                       "are a whole row apart, as in the given swapped kernel. Let threadIdx.x "
                       "pick the column: col = blockIdx.x * blockDim.x + threadIdx.x",
                       kernel, why);
-    free(ptx);
 }
 
-GL_TEST(naive_coalesced, GL_TECHNIQUE, 3, 10, "naive: threadIdx.x along the columns")
-{
-    GL_FOR_EACH_KERNEL("matmul_naive", "matmul_naive_kernel", k) check_coalesced(k);
-}
+GL_KERNEL_TEST(naive_coalesced, 3, "naive: threadIdx.x along the columns", "matmul_naive",
+               "matmul_naive_kernel", check_coalesced(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
@@ -287,18 +202,14 @@ GL_TEST(block_launches_vs_empty, GL_PERFORMANCE, 3, 120, "block launches pay a l
 
 /* ---- profile: Nsight Compute counters ---- */
 
-static const char *const load_metrics[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-                                           "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"};
-
 GL_TEST(tiled_global_loads, GL_PROFILE, 4, 300, "tiled: TILE times fewer global loads")
 {
-    /* the naive product: each warp issues 2 loads per step of k, one of A and one of B (the
-     * H200 counted exactly that on the given swapped kernel) */
+    /* at PROFILE_DIM^3; the naive product: each warp issues 2 loads per step of k, one of A and
+     * one of B (the H200 counted exactly that on the given swapped kernel) */
+    static const char *const args[] = {"matmul_tiled", "512", "512", "512", NULL};
     double naive_req = 2.0 * PROFILE_DIM * (double)PROFILE_DIM * PROFILE_DIM / 32.0, v[2];
-    char dim[16];
-    const char *args[] = {"matmul_tiled", dim, dim, dim, NULL};
-    snprintf(dim, sizeof dim, "%d", PROFILE_DIM);
-    gl_profile(load_metrics, 2, v, args); /* requests and sectors, over all its kernels */
+    /* requests and sectors, over all its kernels */
+    gl_profile(gl_global_load_sectors.metrics, 2, v, args);
     if (v[0] <= 0)
         gl_check_fail("matmul_tiled made no global load requests (Nsight Compute)");
     gl_test_margin(naive_req / v[0], MIN_LOAD_REDUCTION, 1);
@@ -314,16 +225,9 @@ GL_TEST(tiled_global_loads, GL_PROFILE, 4, 300, "tiled: TILE times fewer global 
                  v[0], naive_req, naive_req / v[0], MIN_LOAD_REDUCTION, v[1]);
 }
 
-static void load_detail(const double *v, char *out, size_t len)
-{
-    snprintf(out, len, "%.0f global load requests, %.0f sectors", v[0], v[1]);
-}
-
 /* sectors per request, kernel by kernel: 2 when a warp's loads are coalesced */
-static const gl_counter load_sectors = {"sectors of 32 bytes per global load request",
-                                        load_metrics, 2, 2u, 1u, load_detail};
-
-GL_COUNTER(naive_sectors_per_request, 3, "naive: coalesced loads", .counter = &load_sectors,
+GL_COUNTER(naive_sectors_per_request, 3, "naive: coalesced loads",
+           .counter = &gl_global_load_sectors,
            .run = "matmul_naive 512 512 512", /* PROFILE_DIM^3 */
            .at_most = 4.0, /* 16 x 16 blocks predict 2; H200 2.00 (the swapped kernel 8.50) */
            .hint = "The given swapped kernel reads about 8.5: a warp whose threads walk along a "

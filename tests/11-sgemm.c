@@ -1,26 +1,22 @@
 /* 11-sgemm.c: the grader's suite for lab 11-sgemm.
  *
- *   correctness  the four launchers on tiny, odd and tile-sized shapes (each
- *                dimension a multiple of the block tiles, of 4, or neither),
- *                on the 128-bit path (k and n multiples of 4) and the scalar
- *                one, on misaligned pointers, and on a shape drawn from the
- *                run's seed, each on the lab's problem (lab.c, gl_matmul.h:
- *                a CPU reference in double with the FP32 error bound of each
- *                element, guards, read-only inputs); the launchers return at
- *                once
- *   technique    from the PTX and the ptxas report of the kernels the
- *                launchers ran: shared tiles, barriers, multiply-adds per
- *                shared load (the register reuse of tasks 1 and 2), 128-bit
- *                global and shared loads (tasks 3 and 4), two buffers (task
- *                4), and no local memory in the register-tiled kernels
- *   performance  at 4096^3, the judge's clock, fresh inputs every call
- *                (GL_LAB.timed): each task against the lab's own 32 x 32
- *                tiled kernel, and tasks 3 and 4 as a share of cuBLAS FP32
- *                (the lab's given sgemm_cublas); never one of the student's
+ *   correctness  the four launchers on tiny, odd and tile-sized shapes (each dimension a
+ *                multiple of the block tiles, of 4, or neither), on the 128-bit path (k and n
+ *                multiples of 4) and the scalar one, on misaligned pointers, and on a shape
+ *                drawn from the run's seed, each on the lab's problem (lab.c, gl_matmul.h: a
+ *                CPU reference in double with the FP32 error bound of each element, guards,
+ *                read-only inputs); the launchers return at once
+ *   technique    from the PTX and the ptxas report of the kernels the launchers ran: shared
+ *                tiles, barriers, multiply-adds per shared load (the register reuse of tasks 1
+ *                and 2), 128-bit global and shared loads (tasks 3 and 4), two buffers (task 4),
+ *                and no local memory in the register-tiled kernels
+ *   performance  at 4096^3, the judge's clock, fresh inputs every call (GL_LAB.timed): each
+ *                task against the lab's own 32 x 32 tiled kernel, and tasks 3 and 4 as a share
+ *                of cuBLAS FP32 (the lab's given sgemm_cublas); never one of the student's
  *                launchers against another
- *   profile      shared-memory wavefronts per load instruction of task 3
- *                (Nsight Compute): the quadrants' 128-bit loads take the
- *                minimum, an 8 x 8 square per thread conflicts on B */
+ *   profile      shared-memory wavefronts per load instruction of task 3 (Nsight Compute): the
+ *                quadrants' 128-bit loads take the minimum, an 8 x 8 square per thread
+ *                conflicts on B */
 #include "grader.h"
 #include "inspect.h"
 
@@ -43,24 +39,15 @@
 /* ---- correctness: each shape a problem of GL_LAB.problem, checked by gl_problem_check ---- */
 
 /* tiny ones, k = 0 (C = 0), exactly one 128 x 128 x 8 tile */
-static const char *const small[] = {"1 1 1", "1 1 300", "7 5 0", "4 4 1024", "128 128 8"};
+#define SMALL "1 1 1, 1 1 300, 7 5 0, 4 4 1024, 128 128 8"
 /* n or k not a multiple of 4 (the scalar path), nor of the tiles; m a multiple of
  * 128 or of 64 only with n or k odd */
-static const char *const odd[] = {"129 127 9", "300 301 302", "257 1000 33", "256 129 64",
-                                  "64 200 30"};
+#define ODD "129 127 9, 300 301 302, 257 1000 33, 256 129 64, 64 200 30"
 /* k and n multiples of 4 (the 128-bit path); m, n, k multiples of the tiles, of 64
  * only, of 8 (BK) or of 4 only */
-static const char *const vector_path[] = {"256 256 256", "260 132 68", "192 320 100",
-                                          "384 192 40"};
+#define VECTOR_PATH "256 256 256, 260 132 68, 192 320 100, 384 192 40"
 /* 260 x 132 x 68 with a, b or c one float past a 16-byte boundary */
-static const char *const misaligned[] = {"260 132 68 a", "260 132 68 b", "260 132 68 c"};
-
-static void check(const char *launcher, const char *const *shapes, int nshapes)
-{
-    int s;
-    for (s = 0; s < nshapes; s++)
-        gl_expect_right("%s %s", launcher, shapes[s]);
-}
+#define MISALIGNED "260 132 68 a, 260 132 68 b, 260 132 68 c"
 
 /* A shape from the run's seed; n and k rounded up to multiples of 4 every
  * other seed, so that both paths come up. */
@@ -82,23 +69,14 @@ static void check_random(const char *launcher)
 /* The correctness tests of one launcher, label its name in the titles; the points of the
  * test that it returns at once (at 512^3, A copied in by a 150 ms kernel before it) */
 #define CORRECTNESS(fn, label, async_points)                                                  \
-    GL_TEST(fn##_small, GL_CORRECTNESS, 1, 15, label ": tiny, k = 0, one tile")               \
-    {                                                                                         \
-        check("sgemm_" #fn, small, 5);                                                        \
-    }                                                                                         \
-    GL_TEST(fn##_odd_sizes, GL_CORRECTNESS, 2, 15, label ": odd sizes (no 128-bit loads)")     \
-    {                                                                                         \
-        check("sgemm_" #fn, odd, 5);                                                          \
-    }                                                                                         \
-    GL_TEST(fn##_vector_path, GL_CORRECTNESS, 1, 15,                                          \
-            label ": k, n multiples of 4 (128-bit loads fit)")                                 \
-    {                                                                                         \
-        check("sgemm_" #fn, vector_path, 4);                                                  \
-    }                                                                                         \
-    GL_TEST(fn##_misaligned, GL_CORRECTNESS, 1, 15, label ": misaligned a, b, c")             \
-    {                                                                                         \
-        check("sgemm_" #fn, misaligned, 3);                                                   \
-    }                                                                                         \
+    GL_RIGHT(fn##_small, 1, 15, label ": tiny, k = 0, one tile", .run = "sgemm_" #fn,         \
+             .cases = SMALL)                                                                  \
+    GL_RIGHT(fn##_odd_sizes, 2, 15, label ": odd sizes (no 128-bit loads)",                   \
+             .run = "sgemm_" #fn, .cases = ODD)                                               \
+    GL_RIGHT(fn##_vector_path, 1, 15, label ": k, n multiples of 4 (128-bit loads fit)",      \
+             .run = "sgemm_" #fn, .cases = VECTOR_PATH)                                       \
+    GL_RIGHT(fn##_misaligned, 1, 15, label ": misaligned a, b, c", .run = "sgemm_" #fn,       \
+             .cases = MISALIGNED)                                                             \
     GL_TEST(fn##_random, GL_CORRECTNESS, 1, 15, label ": a shape drawn from the seed")        \
     {                                                                                         \
         check_random("sgemm_" #fn);                                                           \
@@ -113,58 +91,13 @@ CORRECTNESS(prefetch, "prefetch", 2)
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
 
-/* A technique test of the kernels that did sgemm_FN's work (GL_FOR_EACH_KERNEL): check, a
- * statement, runs on each, named k. */
-#define TECHNIQUE(id, points, title, fn, check)                                               \
-    GL_TEST(id, GL_TECHNIQUE, points, 10, title)                                              \
-    {                                                                                         \
-        GL_FOR_EACH_KERNEL("sgemm_" #fn, "sgemm_" #fn "_kernel", k) check;                    \
-    }
-
-/* Total bytes of the kernel's __shared__ arrays (an extern one as large as its launches made
- * it). */
-static long shared_total(const char *kernel, const char *lesson)
-{
-    long total = gl_kernel_shared_total(kernel);
-    if (total < 0)
-        gl_check_fail("%s's tiles are extern (dynamic) shared memory, and no launch of it gave "
-                      "them a size (the third <<<>>> argument): their sizes cannot be checked",
-                      kernel);
-    if (total == 0)
-        gl_check_fail("%s has no __shared__ array. %s", kernel, lesson);
-    return total;
-}
-
-/* What ptxas reserves per block, plus what the launches gave an extern __shared__ array
- * (ptxas counts static arrays only, and drops those the kernel never uses). */
-static void ptxas_usage(const char *kernel, gl_ptxas_usage *u)
-{
-    char *report = gl_read_file(gl_artifact("log"));
-    long dynamic = gl_launched_dynamic_smem(kernel);
-    if (!report || gl_ptxas_usage_of(report, kernel, u) != 0)
-        gl_check_fail("grader: no ptxas report for %s in %s", kernel, gl_artifact("log"));
-    free(report);
-    if (dynamic > 0)
-        u->smem_bytes += dynamic;
-}
-
 /* The tiles: both in shared memory, used (ptxas reserves them), with a
  * barrier after the loads and one after the math. */
 static void check_tiles(const char *kernel, long min_bytes, const char *tiles, int task)
 {
     char lesson[256];
-    gl_ptxas_usage u;
-    long bytes;
     snprintf(lesson, sizeof lesson, "Task %d stages %s in shared memory", task, tiles);
-    bytes = shared_total(kernel, lesson);
-    if (bytes < min_bytes)
-        gl_check_fail("%s's __shared__ arrays have %ld bytes in all, less than %s (%ld bytes)",
-                      kernel, bytes, tiles, min_bytes);
-    ptxas_usage(kernel, &u);
-    if (u.smem_bytes < min_bytes)
-        gl_check_fail("%s declares %ld bytes of __shared__ tiles, but ptxas reserves only %ld: "
-                      "they are not all used. %s",
-                      kernel, bytes, u.smem_bytes, lesson);
+    gl_expect_shared_at_least(kernel, min_bytes, tiles, lesson);
     gl_expect_barriers(gl_kernel_entry(kernel), kernel, 2,
                        "it needs one after the tiles are loaded, before any thread reads what "
                        "another wrote, and one after the math, before the next step overwrites "
@@ -204,8 +137,9 @@ static void check_register_reuse(const char *kernel)
                  r, MIN_1D_FMA_PER_SHARED_LOAD, given);
 }
 
-TECHNIQUE(blocktiled_1d_register_reuse, 2, "1D tiles: shared tiles, barriers, FMAs per shared load",
-          blocktiled_1d, check_register_reuse(k))
+GL_KERNEL_TEST(blocktiled_1d_register_reuse, 2,
+               "1D tiles: shared tiles, barriers, FMAs per shared load", "sgemm_blocktiled_1d",
+               "sgemm_blocktiled_1d_kernel", check_register_reuse(k))
 
 static void check_register_tile(const char *kernel)
 {
@@ -224,8 +158,9 @@ static void check_register_tile(const char *kernel)
                  MIN_2D_FMA_PER_SHARED_LOAD);
 }
 
-TECHNIQUE(blocktiled_2d_register_tile, 2, "2D tiles: shared tiles, barriers, FMAs per shared load",
-          blocktiled_2d, check_register_tile(k))
+GL_KERNEL_TEST(blocktiled_2d_register_tile, 2,
+               "2D tiles: shared tiles, barriers, FMAs per shared load", "sgemm_blocktiled_2d",
+               "sgemm_blocktiled_2d_kernel", check_register_tile(k))
 
 /* 128-bit loads from global memory (ld.global.v4.f32, or .nc) and from
  * shared memory (ld.shared.v4). */
@@ -252,17 +187,18 @@ static void check_128bit(const char *kernel, int task)
     gl_test_note("%d ld.global.v4 and %d ld.shared.v4 in the PTX", global_v4, shared_v4);
 }
 
-TECHNIQUE(vectorized_128bit_loads, 3, "vectorized: ld.global.v4, ld.shared.v4", vectorized,
-          check_128bit(k, 3))
-TECHNIQUE(prefetch_128bit_loads, 2, "prefetch: ld.global.v4, ld.shared.v4", prefetch,
-          check_128bit(k, 4))
+GL_KERNEL_TEST(vectorized_128bit_loads, 3, "vectorized: ld.global.v4, ld.shared.v4",
+               "sgemm_vectorized", "sgemm_vectorized_kernel", check_128bit(k, 3))
+GL_KERNEL_TEST(prefetch_128bit_loads, 2, "prefetch: ld.global.v4, ld.shared.v4",
+               "sgemm_prefetch", "sgemm_prefetch_kernel", check_128bit(k, 4))
 
 static void check_two_buffers(const char *kernel)
 {
     long need = 2L * (BM + BN) * BK * 4;
     gl_ptxas_usage u;
-    long bytes = shared_total(kernel, "Task 4 keeps two buffers of each tile in shared memory");
-    ptxas_usage(kernel, &u);
+    long bytes = gl_kernel_shared_declared(kernel, "Task 4 keeps two buffers of each tile in "
+                                                   "shared memory");
+    gl_kernel_ptxas(kernel, &u);
     if (bytes < need || u.smem_bytes < need)
         gl_check_fail("%s has %ld bytes of __shared__ tiles (ptxas reserves %ld): two buffers of "
                       "each tile need %ld, as[2][BK][BM] and bs[2][BK][BN]: the next tile is "
@@ -271,40 +207,33 @@ static void check_two_buffers(const char *kernel)
     gl_test_note("%ld bytes of shared tiles (needs %ld)", u.smem_bytes, need);
 }
 
-TECHNIQUE(prefetch_two_buffers, 2, "prefetch: two buffers of each tile", prefetch,
-          check_two_buffers(k))
+GL_KERNEL_TEST(prefetch_two_buffers, 2, "prefetch: two buffers of each tile",
+               "sgemm_prefetch", "sgemm_prefetch_kernel", check_two_buffers(k))
 
 /* A register array indexed by a value the compiler cannot resolve at compile
  * time (a loop it does not unroll, a run-time index) is placed in local
  * memory: per-thread memory in DRAM, behind the L1. */
 static void check_no_local_memory(const char *kernel)
 {
-    gl_ptxas_usage u;
-    const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    int local = gl_ptx_count(e, "ld.local") + gl_ptx_count(e, "st.local");
-    int fma = gl_ptx_count(e, "fma.rn.f32");
+    int fma = gl_ptx_count(gl_kernel_entry(kernel), "fma.rn.f32"), registers;
     if (fma < TM * TN)
         gl_check_fail("%s has %d multiply-adds (fma.rn.f32) in its PTX, fewer than one step of "
                       "its %d x %d register tile: is the kernel still a TODO?",
                       kernel, fma, TM, TN);
-    ptxas_usage(kernel, &u);
-    if (local > 0 || u.stack_bytes > 0 || u.spill_stores > 0 || u.spill_loads > 0)
-        gl_check_fail("%s uses local memory: %d ld.local/st.local in its PTX; ptxas: %ld bytes "
-                      "stack frame, %ld bytes spill stores, %ld bytes spill loads. The register "
-                      "tile acc[TM][TN] must be indexed only by loops with constant bounds "
-                      "that the compiler unrolls (#pragma unroll): one run-time index (a loop "
-                      "kept rolled with #pragma unroll 1, an index computed at run time) puts "
-                      "the whole array in local memory",
-                      kernel, local, u.stack_bytes, u.spill_stores, u.spill_loads);
-    gl_test_note("%d registers, no local memory", u.registers);
+    registers = gl_expect_no_local_memory(
+        kernel, "The register tile acc[TM][TN] must be indexed only by loops with constant "
+                "bounds that the compiler unrolls (#pragma unroll): one run-time index (a loop "
+                "kept rolled with #pragma unroll 1, an index computed at run time) puts the "
+                "whole array in local memory");
+    gl_test_note("%d registers, no local memory", registers);
 }
 
-TECHNIQUE(blocktiled_2d_no_local_memory, 1, "2D tiles: no local memory", blocktiled_2d,
-          check_no_local_memory(k))
-TECHNIQUE(vectorized_no_local_memory, 1, "vectorized: no local memory", vectorized,
-          check_no_local_memory(k))
-TECHNIQUE(prefetch_no_local_memory, 1, "prefetch: no local memory", prefetch,
-          check_no_local_memory(k))
+GL_KERNEL_TEST(blocktiled_2d_no_local_memory, 1, "2D tiles: no local memory",
+               "sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", check_no_local_memory(k))
+GL_KERNEL_TEST(vectorized_no_local_memory, 1, "vectorized: no local memory",
+               "sgemm_vectorized", "sgemm_vectorized_kernel", check_no_local_memory(k))
+GL_KERNEL_TEST(prefetch_no_local_memory, 1, "prefetch: no local memory",
+               "sgemm_prefetch", "sgemm_prefetch_kernel", check_no_local_memory(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
  * Rates at 4096^3, bounds set well inside the measured effect (README.md has the numbers; the
@@ -352,27 +281,13 @@ GL_SHARE(prefetch_vs_cublas, 4, "prefetch: share of cuBLAS", .launcher = "sgemm_
 
 /* ---- profile: Nsight Compute counters ---- */
 
-static void shared_detail(const double *v, char *out, size_t len)
-{
-    snprintf(out, len, "%.0f loads, %.0f wavefronts, %.0f counted as bank conflicts", v[1], v[0],
-             v[2]);
-}
-
-/* Shared-memory wavefronts per load instruction, kernel by kernel. */
-static const gl_counter shared_wavefronts = {
-    "shared-memory wavefronts per shared load",
-    (const char *const[]){"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                          "smsp__sass_inst_executed_op_shared_ld.sum",
-                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"},
-    3, 1u << 0, 1u << 1, shared_detail};
-
 /* A wavefront returns at most 128 bytes, a quarter-warp's 8 float4: the quadrants' loads take
  * (2 + 2 + 4 + 4) / 4 = 3.00 per load instruction, the minimum (the H200 measured 3.00, no bank
  * conflict); an 8 x 8 square per thread reads B's float4 32 bytes apart, (2 + 2 + 8 + 8) / 4 =
  * 5.00 (measured on the wrong solution vectorized_square_tile). README.md ("Quadrants, not
  * squares") derives both. */
 GL_COUNTER(vectorized_shared_wavefronts, 5, "vectorized: conflict-free 128-bit shared loads",
-           .counter = &shared_wavefronts, .run = "sgemm_vectorized 512",
+           .counter = &gl_shared_load_wavefronts, .run = "sgemm_vectorized 512",
            .at_most = 4.5, /* the quadrants 3.00, an 8 x 8 square 5.00 */
            .hint = "The quadrants take 3.00. A wavefront returns 128 bytes, a quarter-warp's 8 "
                    "float4: with the quadrants the 8 threads of a quarter-warp read 8 "

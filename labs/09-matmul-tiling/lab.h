@@ -14,33 +14,8 @@
 #define MATMUL_FULL_CHECK (1 << 18)
 #define MATMUL_SAMPLE 4096
 
-/* A launcher of the lab's header, and for matmul_naive_shape its block
- * (rows x cols of threads; 0 for the others). */
-typedef struct {
-    const char *name;
-    int rows, cols;
-} matmul_launcher;
-
-/* Calls l on C = A B (m x n x k, device pointers): in the demo, the linked
- * launcher; in the grader, the student's in its own process, or the kit's
- * own (matmul_naive_swapped, matmul_cublas). */
-void matmul_call(const matmul_launcher *l, float *c, const float *a, const float *b, int m,
-                 int n, int k);
-/* The given matmul_empty_launch. */
+/* The given matmul_empty_launch: in the demo, the linked one; in the grader, the kit's own. */
 void matmul_empty(int launches);
-
-/* "matmul_tiled", "matmul_naive_shape with 4 x 8 blocks" (a static buffer). */
-const char *matmul_label(const matmul_launcher *l);
-
-/* A and B of one product, on the host: random floats in [-1, 1) (the demo's
- * CPU reference). */
-typedef struct {
-    int m, n, k;
-    float *a, *b; /* m x k and k x n */
-} matmul_problem;
-
-void matmul_make(gl_rng *rng, int m, int n, int k, matmul_problem *p);
-void matmul_free(matmul_problem *p);
 
 /* The problem the grader checks, times and profiles and the demo shows (common/gl_problem.h):
  * C = A B at m x n x k, on gl_matmul (gl_matmul.h): A and B made on the GPU, C checked every

@@ -14,12 +14,6 @@
 #define SGEMM_FULL_CHECK (1 << 20)
 #define SGEMM_SAMPLE 4096
 
-/* Calls launcher `name` (sgemm_blocktiled_1d, ..., sgemm_naive, sgemm_tiled,
- * sgemm_cublas) on C = A B, m x n x k, device pointers: in the demo, the
- * linked one; in the grader, the student's in its own process, or the kit's
- * own. */
-void sgemm_run(const char *name, float *c, const float *a, const float *b, int m, int n, int k);
-
 /* The problem the grader checks, times and profiles and the demo shows (common/gl_problem.h):
  * C = A B at m x n x k, on gl_matmul (gl_matmul.h): A and B made on the GPU, C checked every
  * element on the host up to SGEMM_FULL_CHECK, else on the GPU on its edges and `sample` random

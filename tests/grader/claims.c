@@ -35,12 +35,33 @@ static const char *problem(const char *run, char *words, size_t len, gl_problem 
     return argv[0];
 }
 
-static void right(const char *run)
+/* run with each word "LO..HI" replaced by a number in [LO, HI] drawn from rng, in order: a
+ * size drawn from the seed */
+static void draw(const char *run, gl_rng *rng, char *out, size_t len)
 {
-    char words[256];
+    char words[256], *argv[16];
+    int i, n = split(run, words, sizeof words, argv, 16);
+    size_t at = 0;
+    out[0] = '\0';
+    for (i = 0; i < n && at < len; i++) {
+        long lo, hi;
+        char tail;
+        if (sscanf(argv[i], "%ld..%ld%c", &lo, &hi, &tail) == 2)
+            at += (size_t)snprintf(out + at, len - at, "%s%lld", i ? " " : "",
+                                   (long long)gl_rng_range(rng, lo, hi));
+        else
+            at += (size_t)snprintf(out + at, len - at, "%s%s", i ? " " : "", argv[i]);
+    }
+}
+
+static void right(const char *run, gl_rng *rng)
+{
+    char drawn[256], words[256];
     gl_problem p;
-    const char *launcher = problem(run, words, sizeof words, &p);
-    const char *why = gl_problem_check(launcher, &p, gl_test_seed());
+    const char *launcher, *why;
+    draw(run, rng, drawn, sizeof drawn);
+    launcher = problem(drawn, words, sizeof words, &p);
+    why = gl_problem_check(launcher, &p, gl_test_seed());
     if (*why)
         gl_check_fail("%s %s", launcher, why);
 }
@@ -50,21 +71,14 @@ void gl_claim_right(const gl_run_claim *c)
     char run[256];
     size_t len;
     gl_rng rng;
-    if (!c->cases && !c->draw[0])
-        right(c->run);
+    gl_test_rng(&rng);
+    if (!c->cases)
+        right(c->run, &rng);
     for (const char *s = c->cases; s && *s; s += len + (s[len] == ',')) {
         s += strspn(s, " ");
         len = strcspn(s, ",");
         snprintf(run, sizeof run, "%s %.*s", c->run, (int)len, s);
-        right(run);
-    }
-    if (c->draw[0]) {
-        gl_test_rng(&rng);
-        len = (size_t)snprintf(run, sizeof run, "%s", c->run);
-        for (int k = 0; k < 4 && c->draw[k] && len < sizeof run; k++)
-            len += (size_t)snprintf(run + len, sizeof run - len, " %ld",
-                                    (long)gl_rng_range(&rng, 1, c->draw[k]));
-        right(run);
+        right(run, &rng);
     }
 }
 

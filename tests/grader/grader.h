@@ -265,13 +265,13 @@ int gl_technique_kernels(const char *launcher, const char *named, char (*names)[
     int k##_n = kernels(launcher, named, k##_names, 8), k##_i;                                \
     for (k##_i = 0; k##_i < k##_n; k##_i++)                                                   \
         for (const char *k = k##_names[k##_i]; k; k = NULL)
-/* A technique test (10 s) whose body is check(k) for each such kernel k:
- *   GL_EACH_KERNEL(padded_barrier, 1, "padded: __syncthreads()", "transpose_padded",
- *                  "transpose_padded_kernel", check_barrier) */
-#define GL_EACH_KERNEL(name, points, title, launcher, named, check)                           \
+/* A technique test (10 s) whose statement check runs on each kernel that did launcher's work,
+ * k naming it:  GL_KERNEL_TEST(tiled_barrier, 2, "tiled: __syncthreads()", "transpose_tiled",
+ *                              "transpose_tiled_kernel", check_barrier(k)) */
+#define GL_KERNEL_TEST(name, points, title, launcher, named, check)                           \
     GL_TEST(name, GL_TECHNIQUE, points, 10, title)                                            \
     {                                                                                         \
-        GL_FOR_EACH_KERNEL(launcher, named, k) check(k);                                      \
+        GL_FOR_EACH_KERNEL(launcher, named, k) check;                                         \
     }
 
 /* Path of a build artifact of the student's file: "ptx" (nvcc -ptx) or
@@ -374,7 +374,7 @@ double gl_profile_ratio(const char *const *metrics, int nmetrics, unsigned num_m
  *
  *   GL_RIGHT(tiled_33x31, 2, 15, "tiled, 33 x 31", .run = "transpose_tiled 33 31")
  *   GL_RIGHT(tiled_odd, 2, 15, "tiled, odd sizes", .run = "transpose_tiled", .cases = "1 1, 33 31")
- *   GL_RIGHT(tiled_random, 1, 15, "tiled, seeded", .run = "transpose_tiled", .draw = {3000, 3000})
+ *   GL_RIGHT(tiled_random, 1, 15, "tiled, seeded", .run = "transpose_tiled 1..3000 1..3000")
  *   GL_QUEUED(tiled_async, 2, "tiled, returns at once", .run = "transpose_tiled 1000 1000")
  *   GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_tiled",
  *             .than = "transpose_naive", .factor = 1.25, .hint = "Are both ... coalesced?")
@@ -401,6 +401,12 @@ typedef struct {
     void (*detail)(const double *v, char *out, size_t len);
 } gl_counter;
 
+/* The ratios several labs read (counters.c): sectors of 32 bytes per global load request (4
+ * when a warp reads 32 consecutive floats; metrics: requests, sectors), and shared-memory
+ * wavefronts per shared load (1 for 32-bit loads with no bank conflict; metrics: wavefronts,
+ * load instructions, bank conflicts). */
+extern const gl_counter gl_global_load_sectors, gl_shared_load_wavefronts;
+
 typedef struct {
     const gl_counter *counter;
     const char *run;         /* the profile run: "LAUNCHER SIZE...", as GL_LAB.problem reads it */
@@ -412,14 +418,14 @@ typedef struct {
 /* A launcher on the lab's problem at run's sizes (GL_LAB.problem reads the words after the
  * launcher): right (GL_RIGHT), or only enqueuing its work (GL_QUEUED, gl_perf_queued). */
 typedef struct {
-    const char *run; /* "LAUNCHER SIZE...", as for a profile run */
+    /* "LAUNCHER SIZE...", as for a profile run; GL_RIGHT draws a size written "LO..HI" from
+     * the test's random stream (gl_test_rng), in [LO, HI], in order: "transpose_tiled 1..3000
+     * 1..3000" (and in each of its cases, one stream through them all) */
+    const char *run;
     /* GL_RIGHT only: run's words followed in turn by each case's sizes, comma-separated
      * ("0 1, 1 7, 33 2"), each call on fresh inputs (its own gl_test_seed); the first wrong one
      * fails the test */
     const char *cases;
-    /* GL_RIGHT only: run's words followed by sizes drawn from the test's stream (gl_test_rng),
-     * the k-th uniform in [1, draw[k]], until a draw[k] of 0 */
-    long draw[4];
 } gl_run_claim;
 
 void gl_claim_right(const gl_run_claim *c);

@@ -122,6 +122,32 @@ void gl_expect_barriers(const gl_ptx_entry *e, const char *kernel, int at_least,
  * why". */
 void gl_expect_shared_rw(const gl_ptx_entry *e, const char *kernel, const char *why);
 
+/* The first hazard among e's shared-memory stores, loads and barriers (bar.sync) in the order
+ * of its PTX, read as a loop runs them (the end wraps around to the start: the next step): a
+ * store followed by a load with no barrier in between (GL_READ_AFTER_WRITE: a thread may read
+ * an element another has not written yet), or a load followed by a store (GL_WRITE_AFTER_READ:
+ * it may overwrite one another still reads); 0 when barriers separate them all
+ * (inspect_hazard.c). */
+enum { GL_READ_AFTER_WRITE = 1, GL_WRITE_AFTER_READ = 2 };
+int gl_ptx_shared_hazard(const gl_ptx_entry *e);
+
+/* ---- a kernel's resources in the student's build (inspect_resources.c) ---- */
+
+/* kernel's ptxas -v report, its shared memory plus the largest dynamic shared memory a launch
+ * gave it (ptxas counts static arrays only). Fails the test when the report has no kernel. */
+void gl_kernel_ptxas(const char *kernel, gl_ptxas_usage *u);
+/* All of kernel's __shared__ arrays in bytes (gl_kernel_shared_total). Fails the test when it
+ * has none ("K has no __shared__ array. <lesson>") or an extern one no launch sized. */
+long gl_kernel_shared_declared(const char *kernel, const char *lesson);
+/* Fails the test unless kernel's __shared__ arrays hold at least min_bytes (need: them in the
+ * lab's words, "a BM x BK tile of A and a BK x BN tile of B") and ptxas reserves as much (an
+ * array the kernel never uses is dropped). Returns the bytes declared. */
+long gl_expect_shared_at_least(const char *kernel, long min_bytes, const char *need,
+                               const char *lesson);
+/* Fails the test when kernel uses local memory (ld.local / st.local in its PTX; a stack frame
+ * or spills in the ptxas report): "K uses local memory: ... <why>". Returns its registers. */
+int gl_expect_no_local_memory(const char *kernel, const char *why);
+
 #include "ncu_csv.h"
 
 /* The row pitch of a tile of elems elements with `rows` rows (or rows + 1, or several such

@@ -111,6 +111,27 @@ START_TEST(reducing_barriers_count)
 }
 END_TEST
 
+/* a tile's two barriers, as a loop runs the body: after the stores, after the loads */
+START_TEST(shared_hazards_in_loop_order)
+{
+    static const char *const bodies[] = {
+        "\tst.shared.f32 [%r1], %f1;\n\tbar.sync 0;\n\tld.shared.f32 %f2, [%r2];\n"
+        "\tbarrier.sync 0;\n",                                         /* both */
+        "\t@%p1 st.shared.f32 [%r1], %f1;\n\tld.shared.f32 %f2, [%r2];\n\tbar.sync 0;\n",
+        "\tst.shared.f32 [%r1], %f1;\n\tbar.sync 0;\n\tld.shared.f32 %f2, [%r2];\n", /* wraps */
+        "\tld.global.f32 %f1, [%rd1];\n\tbar.sync 0;\n"};             /* no shared memory */
+    static const int hazards[] = {0, GL_READ_AFTER_WRITE, GL_WRITE_AFTER_READ, 0};
+    char ptx[512];
+    gl_ptx_entry e;
+    int i;
+    for (i = 0; i < 4; i++) {
+        snprintf(ptx, sizeof ptx, ".visible .entry k(\n)\n{\n%s\tret;\n}\n", bodies[i]);
+        ck_assert_int_eq(gl_ptx_entry_find(ptx, "k", &e), 0);
+        ck_assert_int_eq(gl_ptx_shared_hazard(&e), hazards[i]);
+    }
+}
+END_TEST
+
 START_TEST(typed_shared_array_size)
 {
     static const char p[] = ".visible .entry k(\n)\n{\n\t.shared .align 8 .f64 t[33];\n"
@@ -552,6 +573,7 @@ Suite *grader_suite(void)
     tcase_add_test(tc, entries_shared_arrays_and_instructions);
     tcase_add_test(tc, module_scope_and_dynamic_shared);
     tcase_add_test(tc, reducing_barriers_count);
+    tcase_add_test(tc, shared_hazards_in_loop_order);
     tcase_add_test(tc, typed_shared_array_size);
     tcase_add_test(tc, shared_scalar_is_not_dynamic);
     tcase_add_test(tc, constant_arrays_and_names);
