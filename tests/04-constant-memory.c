@@ -28,8 +28,7 @@
 /* ---- correctness: every output against the CPU (GL_LAB.problem: cpu_check) ---- */
 
 /* Every class of n: 0, 1, under a warp, a warp, a warp and one, a block and one less or more, a
- * multiple of 8 but not of 32, a multiple of the block; 2^20 and 2^20 + 3; one from the seed
- * (a polynomial's after two set_coeffs in a row: the problem's setup). */
+ * multiple of 8 but not of 32, a multiple of the block; 2^20 and 2^20 + 3; one from the seed. */
 #define SMALL_N "0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096"
 GL_RIGHT(constant_small_n, 2, 15, "constant coefficients, n = " SMALL_N,
          .run = "poly_constant", .cases = SMALL_N)
@@ -38,8 +37,7 @@ GL_RIGHT(constant_large_n, 2, 15, "constant coefficients, n = 2^20 and 2^20 + 3"
 GL_RIGHT(constant_random, 1, 15, "constant coefficients, n drawn from the seed",
          .run = "poly_constant 1..300000")
 
-/* A lookup's at each n with uniform indices (one per warp), then random ones. */
-#define INDICES(n) n " uniform, " n " random"
+#define INDICES(n) n " uniform, " n " random" /* a lookup's n: one index per warp, then random */
 GL_RIGHT(lookup_small_n, 2, 15, "global lookup, n = " SMALL_N, .run = "lookup_global",
          .cases = INDICES("0") ", " INDICES("1") ", " INDICES("31") ", " INDICES("32") ", "
                   INDICES("33") ", " INDICES("255") ", " INDICES("256") ", " INDICES("257")
@@ -50,16 +48,14 @@ GL_RIGHT(lookup_large_n, 2, 15, "global lookup, n = 2^20 and 2^20 + 3", .run = "
 GL_TEST(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the seed")
 {
     gl_rng rng;
-    int n;
     gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, 300000);
+    int n = (int)gl_rng_range(&rng, 1, 300000); /* the same n both ways */
     gl_expect_right("lookup_global %d uniform", n);
     gl_expect_right("lookup_global %d random", n);
 }
 
 /* A filter's lengths at n = 1, 256, 257 and 1000: one tap, under a warp, a warp, a warp and
- * one, two warps, 1000 (and 33 at 2^20 + 3), then 20000 (80 KB: past the 64 KB of constant
- * memory). */
+ * one, two warps, 1000 (and 33 at 2^20 + 3); 20000 (80 KB: past the 64 KB of constant memory) */
 #define AT_LONG_N(taps) "1 " taps ", 256 " taps ", 257 " taps ", 1000 " taps
 GL_RIGHT(long_taps, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps", .run = "convolve_long",
          .cases = AT_LONG_N("1") ", " AT_LONG_N("31") ", " AT_LONG_N("32") ", " AT_LONG_N("33")
@@ -162,7 +158,8 @@ GL_TEST(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc")
     /* the test tells the two apart: the given lookup reads constant memory */
     gl_given_tells_apart(baseline_ld_const("lookup_constant_kernel") > 0,
                          "lookup_constant_kernel", "has no ld.const");
-    GL_FOR_EACH_KERNEL("lookup_global", "lookup_global_kernel", k) check_readonly(k, "the table", 2);
+    GL_FOR_EACH_KERNEL("lookup_global", "lookup_global_kernel", k)
+        check_readonly(k, "the table", 2);
 }
 
 GL_KERNEL_TEST(long_readonly, 2, "long filter: ld.global.nc", "convolve_long",
@@ -200,14 +197,14 @@ GL_FASTER(lookup_random_global_vs_constant, 4, "random lookup: global faster tha
 #define PERF_SETS 8 /* calls a round, each on its own input and output (cm_problem's sets) */
 #define PERF_LONG_TAPS 1024
 
-/* tests/04-constant-memory.cu: out[i] = sum for k < terms of weight[k] * src[(start[i] + k) &
- * mask] (start NULL: i; weight NULL: 1) */
+/* tests/04-constant-memory.cu */
 void cm_suite_window_sum(float *out, const float *src, const int *start, const float *weight,
                          int terms, unsigned mask, int n);
 
 /* The reference of a student's timed lookup or convolution (buf: idx or in, the table or taps,
- * out): the suite's window sum, where the given kernels, the slow sides of the lessons, take
- * 25 ms (the random lookup) and 3.4 ms (1024 run-time taps) a call on an H100. */
+ * out): the suite's window sum, out[i] = sum for k < terms of weight[k] * src[(start[i] + k) &
+ * mask], where the given kernels, the slow sides of the lessons, take 25 ms (the random
+ * lookup) and 3.4 ms (1024 run-time taps) a call on an H100. */
 static void window_sum(void *ctx, void *const *buf)
 {
     const cm_size *z = ctx;
@@ -220,9 +217,8 @@ static void window_sum(void *ctx, void *const *buf)
 
 /* The timed problem: a polynomial at 2^24 outputs, a lookup at 2^24 on random indices (on:
  * "random", its usual, or "uniform"), a convolution at 2^22 with PERF_LONG_TAPS run-time taps;
- * a quarter of that where the judge's pool (at most half the free memory) cannot hold
- * 2 x PERF_SETS + 3 arrays of them. A student's lookup or convolution is checked by the window
- * sum. The claims compare times (no work: an operation count is no rate to quote). */
+ * a quarter of that where the judge's pool cannot hold 2 x PERF_SETS + 3 arrays of them. The
+ * claims compare times (no work: an operation count is no rate to quote). */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static cm_size z;
@@ -267,8 +263,7 @@ GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
 
 /* The grader's problem of a run (GL_RIGHT, GL_QUEUED, a profile run): LAUNCHER N [NTAPS |
  * uniform | random] (NTAPS for a convolution, default 64; a lookup's indices, default random),
- * every output checked against the CPU (cpu_check): one at a time, in a size that outlives
- * it. */
+ * every output checked against the CPU (cpu_check); one at a time, in a size that outlives it. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static cm_size z;
@@ -291,11 +286,10 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 static void probe(const char *launcher)
 {
     static cm_size z;
-    gl_problem p;
     if (!strcmp(launcher, "set_coeffs"))
         launcher = "poly_constant";
     z = (cm_size){.n = 1000, .ntaps = 100};
-    p = cm_problem(launcher, &z);
+    gl_problem p = cm_problem(launcher, &z);
     gl_problem_check(launcher, &p, gl_seed() ^ 0x50726f62u);
 }
 
