@@ -5,8 +5,7 @@
  *                multiple of 32 or of the block or not), 2^20 and 2^20 + 3 and one from the
  *                run's seed; convolve_long with 1 to 1000 taps (a multiple of 32 or not), 20000
  *                (80 KB: past the 64 KB of constant memory) and a length from the seed; every
- *                output against the CPU (cm_checked_problem: check.c); each launcher returns
- *                at once
+ *                output against the CPU (lab.c: cpu_check); each launcher returns at once
  *   technique    the kernels poly_constant launches read c_coeffs (ld.const) and the file calls
  *                cudaMemcpyToSymbol; those of the lookup and the long convolution load through
  *                the read-only path (ld.global.nc), no ld.const
@@ -26,85 +25,45 @@
 
 #define MAX_LOADS_PER_WARP 8 /* global loads per warp: x is 1; global coeffs: 513 */
 
-#define BIG ((1 << 20) + 3)
+/* ---- correctness: every output against the CPU (GL_LAB.problem: cpu_check) ---- */
 
-/* ---- correctness: every output against the CPU (cm_checked_problem) ---- */
+/* Every class of n: 0, 1, under a warp, a warp, a warp and one, a block and one less or more, a
+ * multiple of 8 but not of 32, a multiple of the block; 2^20 and 2^20 + 3; one from the seed. */
+#define SMALL_N "0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096"
+GL_RIGHT(constant_small_n, 2, 15, "constant coefficients, n = " SMALL_N,
+         .run = "poly_constant", .cases = SMALL_N)
+GL_RIGHT(constant_large_n, 2, 15, "constant coefficients, n = 2^20 and 2^20 + 3",
+         .run = "poly_constant", .cases = "1048576, 1048579")
+GL_RIGHT(constant_random, 1, 15, "constant coefficients, n drawn from the seed",
+         .run = "poly_constant 1..300000")
 
-/* every class of n: 0, 1, under a warp, a warp, a warp and one, a block and one less or more, a
- * multiple of 8 but not of 32, a multiple of the block */
-static const int small_n[] = {0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096};
-static const int large_n[] = {1 << 20, BIG};
+#define INDICES(n) n " uniform, " n " random" /* a lookup's n: one index per warp, then random */
+GL_RIGHT(lookup_small_n, 2, 15, "global lookup, n = " SMALL_N, .run = "lookup_global",
+         .cases = INDICES("0") ", " INDICES("1") ", " INDICES("31") ", " INDICES("32") ", "
+                  INDICES("33") ", " INDICES("255") ", " INDICES("256") ", " INDICES("257")
+                  ", " INDICES("1000") ", " INDICES("4096"))
+GL_RIGHT(lookup_large_n, 2, 15, "global lookup, n = 2^20 and 2^20 + 3", .run = "lookup_global",
+         .cases = INDICES("1048576") ", " INDICES("1048579"))
 
-/* launcher right at each of count sizes n, on data drawn from the test's seed (gl_expect_right:
- * the problem's words); a lookup's with uniform indices (one per warp), then random ones */
-static void right_at(const char *launcher, const int *n, int count)
-{
-    int s;
-    for (s = 0; s < count; s++)
-        if (!strncmp(launcher, "lookup_", 7)) {
-            gl_expect_right("%s %d uniform", launcher, n[s]);
-            gl_expect_right("%s %d random", launcher, n[s]);
-        } else {
-            gl_expect_right("%s %d", launcher, n[s]);
-        }
-}
-
-/* An n in [1, 300000] drawn from the test's stream. */
-static int random_n(void)
+GL_TEST(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the seed")
 {
     gl_rng rng;
     gl_test_rng(&rng);
-    return (int)gl_rng_range(&rng, 1, 300000);
+    int n = (int)gl_rng_range(&rng, 1, 300000); /* the same n both ways */
+    gl_expect_right("lookup_global %d uniform", n);
+    gl_expect_right("lookup_global %d random", n);
 }
 
-/* A task's three tests on every class of n: the small ones, the large ones, one from the seed
- * (a polynomial's after two set_coeffs in a row: the problem's setup). */
-#define EVERY_N(task, launcher, words)                                                        \
-    GL_TEST(task##_small_n, GL_CORRECTNESS, 2, 15,                                            \
-            words ", n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 4096")                        \
-    {                                                                                         \
-        right_at(launcher, small_n, (int)(sizeof small_n / sizeof *small_n));                 \
-    }                                                                                         \
-    GL_TEST(task##_large_n, GL_CORRECTNESS, 2, 15, words ", n = 2^20 and 2^20 + 3")           \
-    {                                                                                         \
-        right_at(launcher, large_n, 2);                                                       \
-    }                                                                                         \
-    GL_TEST(task##_random, GL_CORRECTNESS, 1, 15, words ", n drawn from the seed")            \
-    {                                                                                         \
-        int n = random_n();                                                                   \
-        right_at(launcher, &n, 1);                                                            \
-    }
-
-EVERY_N(constant, "poly_constant", "constant coefficients")
-EVERY_N(lookup, "lookup_global", "global lookup")
-
-/* lengths: one tap, under a warp, a warp, a warp and one, two warps, 1000 */
-static const int long_n[] = {1, 256, 257, 1000};
-
-GL_TEST(long_taps, GL_CORRECTNESS, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps")
-{
-    static const int taps[] = {1, 31, 32, 33, 64, 1000};
-    int t, s;
-    for (t = 0; t < 6; t++)
-        for (s = 0; s < 4; s++)
-            gl_expect_right("convolve_long %d %d", long_n[s], taps[t]);
-    gl_expect_right("convolve_long %d 33", BIG);
-}
-
-GL_TEST(long_past_64kb, GL_CORRECTNESS, 3, 15, "long filter, 20000 taps (80 KB)")
-{
-    int s;
-    for (s = 0; s < 4; s++)
-        gl_expect_right("convolve_long %d 20000", long_n[s]); /* 80 KB of taps */
-}
-
-GL_TEST(long_random, GL_CORRECTNESS, 1, 15, "long filter, n and taps drawn from the seed")
-{
-    gl_rng rng;
-    gl_test_rng(&rng);
-    gl_expect_right("convolve_long %d %d", (int)gl_rng_range(&rng, 1, 100000),
-                    (int)gl_rng_range(&rng, 1, 3000));
-}
+/* A filter's lengths at n = 1, 256, 257 and 1000: one tap, under a warp, a warp, a warp and
+ * one, two warps, 1000 (and 33 at 2^20 + 3); 20000 (80 KB: past the 64 KB of constant memory) */
+#define AT_LONG_N(taps) "1 " taps ", 256 " taps ", 257 " taps ", 1000 " taps
+GL_RIGHT(long_taps, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps", .run = "convolve_long",
+         .cases = AT_LONG_N("1") ", " AT_LONG_N("31") ", " AT_LONG_N("32") ", " AT_LONG_N("33")
+                  ", " AT_LONG_N("64") ", " AT_LONG_N("1000") ", 1048579 33")
+GL_RIGHT(long_past_64kb, 3, 15, "long filter, 20000 taps (80 KB)", .run = "convolve_long",
+         .cases = AT_LONG_N("20000"))
+GL_RIGHT(long_random, 1, 15, "long filter, n and taps drawn from the seed",
+         .run = "convolve_long 1..100000 1..3000")
 
 /* The launcher only enqueues its kernel: 2^20 + 3 outputs (a convolution's 100 taps) behind a
  * 150 ms kernel, its constant data set first. */
@@ -199,13 +158,12 @@ GL_TEST(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc")
     /* the test tells the two apart: the given lookup reads constant memory */
     gl_given_tells_apart(baseline_ld_const("lookup_constant_kernel") > 0,
                          "lookup_constant_kernel", "has no ld.const");
-    GL_FOR_EACH_KERNEL("lookup_global", "lookup_global_kernel", k) check_readonly(k, "the table", 2);
+    GL_FOR_EACH_KERNEL("lookup_global", "lookup_global_kernel", k)
+        check_readonly(k, "the table", 2);
 }
 
-GL_TEST(long_readonly, GL_TECHNIQUE, 2, 10, "long filter: ld.global.nc")
-{
-    GL_FOR_EACH_KERNEL("convolve_long", "convolve_long_kernel", k) check_readonly(k, "the taps", 3);
-}
+GL_KERNEL_TEST(long_readonly, 2, "long filter: ld.global.nc", "convolve_long",
+               "convolve_long_kernel", check_readonly(k, "the taps", 3))
 
 /* ---- performance: the judge's clock, fresh inputs and constant data every round ---- */
 
@@ -239,18 +197,18 @@ GL_FASTER(lookup_random_global_vs_constant, 4, "random lookup: global faster tha
 #define PERF_SETS 8 /* calls a round, each on its own input and output (cm_problem's sets) */
 #define PERF_LONG_TAPS 1024
 
-/* tests/04-constant-memory.cu: out[i] = sum for k < terms of weight[k] * src[(start[i] + k) &
- * mask] (start NULL: i; weight NULL: 1) */
+/* tests/04-constant-memory.cu */
 void cm_suite_window_sum(float *out, const float *src, const int *start, const float *weight,
                          int terms, unsigned mask, int n);
 
 /* The reference of a student's timed lookup or convolution (buf: idx or in, the table or taps,
- * out): the suite's window sum, where the given kernels, the slow sides of the lessons, take
- * 25 ms (the random lookup) and 3.4 ms (1024 run-time taps) a call on an H100. */
+ * out): the suite's window sum, out[i] = sum for k < terms of weight[k] * src[(start[i] + k) &
+ * mask], where the given kernels, the slow sides of the lessons, take 25 ms (the random
+ * lookup) and 3.4 ms (1024 run-time taps) a call on an H100. */
 static void window_sum(void *ctx, void *const *buf)
 {
     const cm_size *z = ctx;
-    if (!strcmp(z->launcher, "lookup_global")) /* table[(idx[i] + k) % CM_TABLE] */
+    if (z->task == CM_LOOKUP) /* table[(idx[i] + k) % CM_TABLE] */
         cm_suite_window_sum(buf[2], buf[1], buf[0], NULL, CM_LOOKUPS, CM_TABLE - 1, z->n);
     else /* taps[k] * in[i + k] */
         cm_suite_window_sum(buf[2], buf[0], NULL, buf[1], z->ntaps, ~0u, z->n);
@@ -259,9 +217,8 @@ static void window_sum(void *ctx, void *const *buf)
 
 /* The timed problem: a polynomial at 2^24 outputs, a lookup at 2^24 on random indices (on:
  * "random", its usual, or "uniform"), a convolution at 2^22 with PERF_LONG_TAPS run-time taps;
- * a quarter of that where the judge's pool (at most half the free memory) cannot hold
- * 2 x PERF_SETS + 3 arrays of them. A student's lookup or convolution is checked by the window
- * sum. The claims compare times (no work: an operation count is no rate to quote). */
+ * a quarter of that where the judge's pool cannot hold 2 x PERF_SETS + 3 arrays of them. The
+ * claims compare times (no work: an operation count is no rate to quote). */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static cm_size z;
@@ -273,7 +230,7 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     z = (cm_size){.n = fits ? 1 << shift : 1 << (shift - 2), .ntaps = conv ? PERF_LONG_TAPS : 0,
                   .uniform = uniform};
     *p = cm_problem(launcher, &z);
-    if (!strcmp(launcher, "lookup_global") || !strcmp(launcher, "convolve_long"))
+    if (p->reference_fn && z.by_pointer) /* a student's lookup or convolution */
         p->reference_fn = window_sum;
     p->work = 0;
     return 0;
@@ -306,8 +263,7 @@ GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
 
 /* The grader's problem of a run (GL_RIGHT, GL_QUEUED, a profile run): LAUNCHER N [NTAPS |
  * uniform | random] (NTAPS for a convolution, default 64; a lookup's indices, default random),
- * every output checked against the CPU (cm_checked_problem): one at a time, in a size that
- * outlives it. */
+ * every output checked against the CPU (cpu_check); one at a time, in a size that outlives it. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static cm_size z;
@@ -320,8 +276,8 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
         (argc == 2 && !indices &&
          gl_parse_long(argv[1], 1, l->flags & GL_GIVEN ? CM_MAX_CONST_TAPS : 1L << 24, &ntaps)))
         return -1;
-    z = (cm_size){.n = (int)n, .ntaps = (int)ntaps, .uniform = uniform};
-    *p = cm_checked_problem(launcher, &z);
+    z = (cm_size){.n = (int)n, .ntaps = (int)ntaps, .uniform = uniform, .cpu_check = 1};
+    *p = cm_problem(launcher, &z);
     return 0;
 }
 
@@ -330,11 +286,10 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 static void probe(const char *launcher)
 {
     static cm_size z;
-    gl_problem p;
     if (!strcmp(launcher, "set_coeffs"))
         launcher = "poly_constant";
     z = (cm_size){.n = 1000, .ntaps = 100};
-    p = cm_problem(launcher, &z);
+    gl_problem p = cm_problem(launcher, &z);
     gl_problem_check(launcher, &p, gl_seed() ^ 0x50726f62u);
 }
 

@@ -1,63 +1,30 @@
 /* lab.c: lab 04-constant-memory described once (lab.h): its launchers and its problem (inputs
- * made on the GPU, the constant data set by the setup, the outputs checked against the kit's
- * launcher of the task; the correctness tests' check against the CPU: check.c). */
+ * made on the GPU, the constant data set by the setup; the outputs checked against the kit's
+ * launcher of the task, or against the CPU with the hint that names the likely mistake). */
 #include "lab.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Each calls a launcher of one signature with its unpacked arguments (gl_exec.h). */
-static long long call_set(void *fn, const gl_arg *a)
-{
-    ((void (*)(const float *))fn)(a[0].p);
-    return 0;
-}
+typedef void (*set_fn)(const float *data);
+typedef void (*set_runtime_fn)(const float *taps, int ntaps);
+typedef void (*poly_constant_fn)(float *out, const float *x, int n);
+typedef void (*poly_global_fn)(float *out, const float *x, const float *coeffs, int n);
+typedef void (*lookup_constant_fn)(float *out, const int *idx, int n);
+typedef void (*lookup_global_fn)(float *out, const int *idx, const float *table, int n);
+typedef void (*conv_runtime_fn)(float *out, const float *in, int ntaps, int n);
+typedef void (*conv_long_fn)(float *out, const float *in, const float *taps, int ntaps, int n);
 
-static long long call_set_runtime(void *fn, const gl_arg *a)
-{
-    ((void (*)(const float *, int))fn)(a[0].p, (int)a[1].i);
-    return 0;
-}
-
-static long long call_poly_constant(void *fn, const gl_arg *a)
-{
-    ((void (*)(float *, const float *, int))fn)(a[0].p, a[1].p, (int)a[2].i);
-    return 0;
-}
-
-static long long call_poly_global(void *fn, const gl_arg *a)
-{
-    ((void (*)(float *, const float *, const float *, int))fn)(a[0].p, a[1].p, a[2].p,
-                                                              (int)a[3].i);
-    return 0;
-}
-
-static long long call_conv_runtime(void *fn, const gl_arg *a)
-{
-    ((void (*)(float *, const float *, int, int))fn)(a[0].p, a[1].p, (int)a[2].i, (int)a[3].i);
-    return 0;
-}
-
-static long long call_conv_long(void *fn, const gl_arg *a)
-{
-    ((void (*)(float *, const float *, const float *, int, int))fn)(a[0].p, a[1].p, a[2].p,
-                                                                   (int)a[3].i, (int)a[4].i);
-    return 0;
-}
-
-static long long call_lookup_constant(void *fn, const gl_arg *a)
-{
-    ((void (*)(float *, const int *, int))fn)(a[0].p, a[1].p, (int)a[2].i);
-    return 0;
-}
-
-static long long call_lookup_global(void *fn, const gl_arg *a)
-{
-    ((void (*)(float *, const int *, const float *, int))fn)(a[0].p, a[1].p, a[2].p,
-                                                            (int)a[3].i);
-    return 0;
-}
+GL_INVOKER(call_set, set_fn, a, a[0].p)
+GL_INVOKER(call_set_runtime, set_runtime_fn, a, a[0].p, (int)a[1].i)
+GL_INVOKER(call_poly_constant, poly_constant_fn, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_poly_global, poly_global_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
+GL_INVOKER(call_lookup_constant, lookup_constant_fn, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_lookup_global, lookup_global_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
+GL_INVOKER(call_conv_runtime, conv_runtime_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
+GL_INVOKER(call_conv_long, conv_long_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
 
 /* The setters copy host arrays into __constant__ memory and launch nothing. */
 #define SETTER (GL_MAY_COPY_SYMBOL | GL_NO_KERNEL_OK)
@@ -76,22 +43,20 @@ const gl_launcher LAB_LAUNCHERS[] = {
 };
 
 /* Each task's kit launcher (the reference of its problem), the setter of the constant data its
- * constant launcher reads, and the names of a call's input and data. */
+ * constant launcher reads, the names of a call's input and data, and what a wrong output means
+ * when no likely mistake explains it. */
 static const struct {
-    const char *given, *setter, *input, *data;
+    const char *given, *setter, *input, *data, *wrong;
 } tasks[] = {
-    [CM_POLY] = {"poly_global", "set_coeffs", "x", "coeffs"},
-    [CM_LOOKUP] = {"lookup_constant", "set_table_constant", "idx", "table"},
-    [CM_CONV] = {"convolve_constant_runtime", "set_taps_runtime", "in", "taps"},
+    [CM_POLY] = {"poly_global", "set_coeffs", "x", "coeffs",
+                 "Wrong values: out[i] is c[0] + c[1] x[i] + ... + c[%d] x[i]^%d, the "
+                 "coefficients from c_coeffs"},
+    [CM_LOOKUP] = {"lookup_constant", "set_table_constant", "idx", "table",
+                   "Wrong values: out[i] is the sum of table[(idx[i] + k) %% CM_TABLE] for k = 0 "
+                   ".. CM_LOOKUPS - 1 (the index wraps around the end of the table)"},
+    [CM_CONV] = {"convolve_constant_runtime", "set_taps_runtime", "in", "taps",
+                 "Wrong values: out[i] is the sum of taps[k] * in[i + k] for k = 0 .. %d"},
 };
-
-static const gl_launcher *find(const char *launcher)
-{
-    const gl_launcher *l = gl_launcher_find(launcher);
-    if (!l)
-        gl_fail("no launcher %s in lab 04 (a bug of the kit)", launcher);
-    return l;
-}
 
 /* Calls launcher, z's or its task's given one, with the arguments its layout takes of these:
  * out, in (x, the filter's input or idx), then data (the coefficients, taps or table: device)
@@ -100,7 +65,7 @@ static const gl_launcher *find(const char *launcher)
 static void run(const char *launcher, const cm_size *z, float *out, const void *in,
                 const float *data)
 {
-    const char *layout = find(launcher)->layout;
+    const char *layout = gl_launcher_find(launcher)->layout; /* cm_problem found z's */
     gl_arg a[5];
     size_t k = 0;
     a[k++] = GL_P(out);
@@ -123,6 +88,14 @@ static void set_data(const cm_size *z, const float *host)
     GL_CHECK_LAUNCH(setter);
 }
 
+static void *host_alloc(size_t bytes)
+{
+    void *host = malloc(bytes + 1);
+    if (!host)
+        gl_fail("out of host memory (%zu bytes)", bytes);
+    return host;
+}
+
 /* ---- the problem (common/gl_problem.h): data made on the GPU, the kit's reference ---- */
 
 /* A polynomial's n points x on the GPU, made on the host from seed (with cpu_check): in
@@ -130,11 +103,9 @@ static void set_data(const cm_size *z, const float *host)
  * high powers weigh (there a missing high coefficient shows). */
 static void make_points(float *dst, size_t n, unsigned long long seed)
 {
-    float *x = malloc(n * sizeof(float) + 1);
+    float *x = host_alloc(n * sizeof(float));
     gl_rng rng;
     size_t i;
-    if (!x)
-        gl_fail("out of host memory for %zu points", n);
     gl_rng_init(&rng, seed, "points");
     for (i = 0; i < n; i++) {
         float u = gl_rng_float(&rng, 0.0f, 1.0f);
@@ -210,11 +181,215 @@ static void problem_reference(void *ctx, void *const *buf)
     gl_buf_free(&coeffs);
 }
 
+/* ---- with cpu_check: every output against the CPU, in double, and the likely mistake ---- */
+
+/* A call's data on the host: its input (x, the filter's input or idx), its coefficients, taps
+ * or table, and a polynomial's first set of coefficients, set before the right ones (or NULL). */
+typedef struct {
+    const cm_size *z;
+    const float *x, *data, *first;
+    const int *idx;
+} host_data;
+
+/* Output i as the CPU computes it, in double, and the sum of the magnitudes of its terms:
+ * c[k] x^k for k < CM_COEFFS (by Horner's rule), taps[k] * in[i + k] for k < ntaps, or
+ * table[(idx[i] + k) % CM_TABLE] for k < CM_LOOKUPS. */
+static double expected_at(const host_data *d, size_t i, double *magnitude)
+{
+    double sum = 0.0, mag = 0.0, t;
+    int k, task = d->z->task;
+    if (task == CM_POLY) /* Horner's rule: sum = sum * x + c[k], from the highest k */
+        for (k = CM_COEFFS - 1; k >= 0; k--) {
+            sum = sum * d->x[i] + d->data[k];
+            mag = mag * fabs((double)d->x[i]) + fabs((double)d->data[k]);
+        }
+    else
+        for (k = 0; k < (task == CM_CONV ? d->z->ntaps : CM_LOOKUPS); k++) {
+            t = task == CM_CONV ? (double)d->data[k] * d->x[i + k]
+                                : (double)d->data[(d->idx[i] + k) % CM_TABLE];
+            sum += t;
+            mag += fabs(t);
+        }
+    *magnitude = mag;
+    return sum;
+}
+
+/* The likely mistakes: a sum of only the first m terms, one without the first (c[0], tap 0),
+ * a polynomial's loop stopped before k = 0, times x once more, with its coefficients reversed
+ * or those of the first set_coeffs, a filter's input read one place too far; WRONG: none. */
+enum { PARTIAL, NO_FIRST, STOPPED, TIMES_X, REVERSED, FIRST_SET, SHIFTED, WRONG };
+
+/* The likely mistake closest to a wrong output so far: how far, which one, and its m. */
+typedef struct {
+    double distance;
+    int mistake, m;
+} guess;
+
+/* g becomes mistake, whose output would be value, if it is the first or strictly closer to
+ * actual (on a tie the earlier stays) */
+static void consider(guess *g, double actual, double value, int mistake, int m)
+{
+    if (g->mistake == WRONG || fabs(actual - value) < g->distance)
+        *g = (guess){fabs(actual - value), mistake, m};
+}
+
+/* The mistake that gives a wrong output w of a polynomial or a filter: what each would give is
+ * compared with it; the closest, if it is as close as a right output would be, else WRONG. */
+static guess likely_mistake(const host_data *d, const gl_diff *w)
+{
+    const float *c = d->data, *in = d->x;
+    size_t i = w->index;
+    double pw[CM_COEFFS], mag, full = expected_at(d, i, &mag), sum = 0.0, stopped = 0.0;
+    double reversed = 0.0, first = 0.0, shifted = 0.0;
+    guess g = {0.0, WRONG, 0};
+    int k;
+
+    if (d->z->task == CM_CONV) { /* without tap 0 first: at 1 tap it ties with no tap */
+        consider(&g, w->actual, full - (double)c[0] * in[i], NO_FIRST, 0);
+        for (k = 0; k < d->z->ntaps; k++) {
+            consider(&g, w->actual, sum, PARTIAL, k);
+            sum += (double)c[k] * in[i + k];
+            if (i + k + 1 < d->z->in_count) /* within in, for the last i */
+                shifted += (double)c[k] * in[i + k + 1];
+        }
+        consider(&g, w->actual, shifted, SHIFTED, 0);
+    } else {
+        for (k = 0; k < CM_COEFFS; k++)
+            pw[k] = k ? pw[k - 1] * d->x[i] : 1.0; /* x^k */
+        for (k = 0; k < CM_COEFFS; k++) {
+            consider(&g, w->actual, sum, PARTIAL, k);
+            sum += (double)c[k] * pw[k];
+            stopped += k ? (double)c[k] * pw[k - 1] : 0.0;
+            reversed += (double)c[k] * pw[CM_COEFFS - 1 - k];
+            first += d->first ? (double)d->first[k] * pw[k] : 0.0;
+        }
+        consider(&g, w->actual, full - c[0], NO_FIRST, 0);
+        consider(&g, w->actual, stopped, STOPPED, 0);
+        consider(&g, w->actual, full * d->x[i], TIMES_X, 0);
+        consider(&g, w->actual, reversed, REVERSED, 0);
+        if (d->first)
+            consider(&g, w->actual, first, FIRST_SET, 0);
+    }
+    if (!(g.distance <= CM_REL_TOL * mag + 1e-30))
+        g.mistake = WRONG;
+    return g;
+}
+
+/* What the wrong outputs c found most likely mean, in the lab's terms: nothing written, some
+ * outputs never written, or the mistake that gives the first written wrong one. */
+static const char *hint(const gl_cmp *c, const host_data *d)
+{
+    static char text[512];
+    const gl_diff *w = NULL;
+    int k, task = d->z->task, last = CM_COEFFS - 1, poly = task == CM_POLY;
+    guess g;
+    size_t i;
+    for (k = 0; k < c->shown && !w; k++)
+        if (!c->diff[k].unwritten)
+            w = &c->diff[k];
+    if (c->unwritten == c->n)
+        return "Is the kernel still a TODO, or is it never launched?";
+    if (!w || (c->unwritten && task == CM_LOOKUP))
+        return "Some outputs were never written: does every thread i < n write out[i]?";
+    g = task == CM_LOOKUP ? (guess){0.0, WRONG, 0} : likely_mistake(d, w);
+    i = w->index;
+    switch (g.mistake) {
+    case PARTIAL:
+        if (!poly)
+            snprintf(text, sizeof text, "out[%zu] is the sum of only the first %d of the %d "
+                     "taps: does the loop run to ntaps, whatever its value?", i, g.m, d->z->ntaps);
+        else if (g.m == 0)
+            snprintf(text, sizeof text, "out[%zu] is 0, as if c_coeffs held only zeros: does "
+                     "set_coeffs copy the coefficients into c_coeffs, and does the kernel read "
+                     "them from there?", i);
+        else if (g.m == last)
+            snprintf(text, sizeof text, "out[%zu] leaves out the highest term, c[%d] x^%d: "
+                     "Horner's rule starts from acc = c_coeffs[CM_COEFFS - 1] (then k from "
+                     "CM_COEFFS - 2 down to 0)", i, last, last);
+        else
+            snprintf(text, sizeof text, "out[%zu] is the polynomial of only its first %d of "
+                     "the %d coefficients, c[0] .. c[%d]: did set_coeffs copy all CM_COEFFS * "
+                     "sizeof(float) bytes? (sizeof(coeffs) is the size of a pointer, 2 floats)",
+                     i, g.m, CM_COEFFS, g.m - 1);
+        break;
+    case NO_FIRST:
+        snprintf(text, sizeof text, poly ? "out[%zu] leaves out c[0], the constant term: every "
+                 "c[k] from k = 0 counts" : "out[%zu] leaves out the term of tap 0: does k "
+                 "start at 0?", i);
+        break;
+    case STOPPED:
+        snprintf(text, sizeof text, "out[%zu] is c[1] + c[2] x + ... + c[%d] x^%d: the loop "
+                 "stops before k = 0, so c[0] is never added and every other term is one power "
+                 "of x short: run it down to k = 0 (k >= 0)", i, last, last - 1);
+        break;
+    case TIMES_X:
+        snprintf(text, sizeof text, "out[%zu] is x[%zu] times the polynomial: one "
+                 "multiplication by x too many (each step is acc = acc * x + c[k], the last "
+                 "one adds c[0])", i, i);
+        break;
+    case REVERSED:
+        snprintf(text, sizeof text, "out[%zu] has the coefficients in reverse order: c[k] "
+                 "goes with x^k, so Horner's rule starts from the highest, acc = "
+                 "c_coeffs[CM_COEFFS - 1], and adds c_coeffs[k] for k going down to 0", i);
+        break;
+    case FIRST_SET:
+        snprintf(text, sizeof text, "out[%zu] is the polynomial of the coefficients given to "
+                 "the first of two set_coeffs in a row, not to the last: each set_coeffs must "
+                 "copy its coefficients into c_coeffs", i);
+        break;
+    case SHIFTED:
+        snprintf(text, sizeof text, "out[%zu] is the sum over in[%zu + 1 + k]: the input is "
+                 "read one place too far", i, i);
+        break;
+    default:
+        snprintf(text, sizeof text, tasks[task].wrong, poly ? last : d->z->ntaps - 1, last);
+    }
+    return text;
+}
+
+/* The problem's verify: every output within CM_REL_TOL of the sum of the magnitudes of its own
+ * terms of the CPU's value (gl_compare_float_bound), on the call's data: those it takes by
+ * pointer, or those the setup set (and a polynomial's first set). */
+static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
+{
+    static char why[2048];
+    const cm_size *z = ctx;
+    size_t n = (size_t)z->n, i;
+    /* on the host: the input (floats, or ints), the data, out, the expected values, bounds */
+    float *in = host_alloc((z->in_count + z->data_count + 3 * n) * sizeof(float));
+    float *data = in + z->in_count, *out = data + z->data_count, *expected = out + n;
+    float *bound = expected + n;
+    host_data d = {.z = z, .x = in, .idx = (const int *)in, .data = z->data,
+                   .first = z->task == CM_POLY && !z->by_pointer ? z->first : NULL};
+    double magnitude;
+    char described[1024];
+    gl_cmp cmp;
+
+    (void)seed; /* every output is checked */
+    GL_CUDA(cudaMemcpy(in, buf[0], z->in_count * 4, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(out, buf[1 + z->by_pointer], n * 4, cudaMemcpyDeviceToHost));
+    if (z->by_pointer) {
+        GL_CUDA(cudaMemcpy(data, buf[1], z->data_count * 4, cudaMemcpyDeviceToHost));
+        d.data = data;
+    }
+    for (i = 0; i < n; i++) {
+        expected[i] = (float)expected_at(&d, i, &magnitude);
+        bound[i] = (float)(CM_REL_TOL * magnitude + 1e-30);
+    }
+    why[0] = '\0';
+    if (gl_compare_float_bound(expected, out, bound, n, &cmp)) {
+        gl_cmp_describe(&cmp, "out", NULL, NULL, described, sizeof described);
+        snprintf(why, sizeof why, "%s. %s", described, hint(&cmp, &d));
+    }
+    free(in);
+    return why;
+}
+
 gl_problem cm_problem(const char *launcher, void *size)
 {
     cm_size *z = size;
-    const gl_launcher *l = find(launcher);
-    int given = l->flags & GL_GIVEN;
+    const gl_launcher *l = gl_launcher_find(launcher);
+    int given = l && (l->flags & GL_GIVEN);
     int poly = !strncmp(launcher, "poly_", 5), lookup = !strncmp(launcher, "lookup_", 7);
     int task = poly ? CM_POLY : lookup ? CM_LOOKUP : CM_CONV;
     /* a right output's terms' magnitudes at their largest, on these data: a half per
@@ -223,20 +398,23 @@ gl_problem cm_problem(const char *launcher, void *size)
     gl_problem p = {.what = z->what, .outputs = 1, .ctx = z, .make = problem_make,
                     .call = problem_call, .inputs_read_only = 1, .sets = 8, .rounds = 5};
 
+    if (!l)
+        gl_fail("no launcher %s in lab 04 (a bug of the kit)", launcher);
     /* the kit's constant filter, the reference or the launcher, holds CM_MAX_CONST_TAPS taps */
     if (!poly && !lookup &&
         (z->ntaps < 1 || (z->ntaps > CM_MAX_CONST_TAPS && (given || !z->cpu_check))))
         gl_fail("lab 04's problem of %s with %d taps: 1 to %d (a bug of the kit)", launcher,
                 z->ntaps, CM_MAX_CONST_TAPS);
-    z->launcher = launcher;
     z->task = task;
     z->by_pointer = l->layout[2] == 'p'; /* a 'p' after out and in */
     z->in_count = (size_t)z->n + (task == CM_CONV ? (size_t)z->ntaps - 1 : 0);
     z->data_count = poly ? CM_COEFFS : lookup ? CM_TABLE : (size_t)z->ntaps;
     p.inputs = 1 + z->by_pointer;
     p.setup = z->by_pointer ? NULL : problem_setup;
-    p.reference = given ? launcher : NULL; /* the kit's own is its own reference */
-    p.reference_fn = given ? NULL : problem_reference;
+    /* the kit's own launcher is its own reference; with cpu_check, the CPU is */
+    p.reference = given && !z->cpu_check ? launcher : NULL;
+    p.reference_fn = given || z->cpu_check ? NULL : problem_reference;
+    p.verify = z->cpu_check ? verify : NULL;
     p.baseline_sets = lookup ? 4 : 0; /* lookup_constant, random: 25 ms a call (H100) */
     p.work = (double)z->n * (poly ? 2.0 * CM_COEFFS : lookup ? CM_LOOKUPS : 2.0 * z->ntaps);
     p.unit = "Gop/s"; /* work counts operations (flops, table reads), not bytes */

@@ -1,6 +1,5 @@
 /* lab.h: lab 04-constant-memory described once, for its demo (demo.c) and its grader
- * (tests/04-constant-memory.c): the launchers and the problems they are checked and timed on
- * (lab.c; the correctness tests' check against the CPU: check.c).
+ * (tests/04-constant-memory.c): the problem its launchers (lab.c) are checked and timed on.
  *
  * Constant memory is state: set_coeffs, set_table_constant and set_taps_runtime fill a
  * __constant__ array of the process that runs them, and a launcher reads the array of its own
@@ -26,18 +25,20 @@
  * launcher takes them by pointer; out. Where it reads them from constant memory, the setup
  * draws them from the seed and sets them. Its outputs are checked against the kit's launcher
  * of the same task (poly_global, convolve_constant_runtime, lookup_constant; a given launcher
- * is its own) within CM_REL_TOL of an output's largest magnitude. A cm_size holds the
- * caller's size and the problem's own state, and must outlive the problem. */
+ * is its own) within CM_REL_TOL of an output's largest magnitude; or, with cpu_check (the
+ * correctness tests': too slow at the demo's sizes), every one against the CPU, in double,
+ * with the hint that names the likely mistake, a polynomial's points near +1 and -1, where its
+ * high powers weigh, and its coefficients set twice in a row (the second must count). A
+ * cm_size holds the caller's size and the problem's own state, and must outlive the problem. */
 enum { CM_POLY, CM_LOOKUP, CM_CONV }; /* the lab's three tasks */
 typedef struct {
-    int n;       /* outputs */
-    int ntaps;   /* a convolution's taps: 1 to CM_MAX_CONST_TAPS (the kit's constant filter's
-                  * limit), any number for convolve_long with cpu_check */
-    int uniform; /* a lookup's indices: 1 one per warp, 0 one per lane (random) */
-    int cpu_check;         /* the correctness tests' problem: cm_checked_problem */
-    const char *launcher;  /* the problem's own, from here on */
-    int task;              /* launcher's: CM_POLY, CM_LOOKUP or CM_CONV */
-    int by_pointer;        /* 1: launcher takes its data by pointer; 0: constant memory */
+    int n;         /* outputs */
+    int ntaps;     /* a convolution's taps: 1 to CM_MAX_CONST_TAPS (the kit's constant filter's
+                    * limit), any number for convolve_long with cpu_check */
+    int uniform;   /* a lookup's indices: 1 one per warp, 0 one per lane (random) */
+    int cpu_check;
+    int task;              /* the launcher's, from here on the problem's own */
+    int by_pointer;        /* 1: the launcher takes its data by pointer; 0: constant memory */
     size_t in_count;       /* elements of a call's input (a filter's: n + ntaps - 1) */
     size_t data_count;     /* and of its coefficients, taps or table */
     char what[96];         /* "at n = 16777216 with 1024 taps" */
@@ -45,11 +46,5 @@ typedef struct {
     float first[CM_COEFFS];        /* a polynomial's first set, with cpu_check (host) */
 } cm_size;
 gl_problem cm_problem(const char *launcher, void *size);
-
-/* The correctness tests' problem (too slow at the demo's sizes): cm_problem with every output
- * of a call checked against the CPU, in double, and the hint that names the likely mistake; a
- * polynomial's points near +1 and -1, where its high powers weigh, and its coefficients set
- * twice in a row (the second must count). */
-gl_problem cm_checked_problem(const char *launcher, void *size);
 
 #endif
