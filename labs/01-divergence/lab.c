@@ -55,15 +55,6 @@ static const struct {
      "elements from n on count as 1 (the identity), not 0"},
 };
 
-/* launcher's output: the first whose prefix starts its name (the block products the last) */
-static int output_of(const char *launcher)
-{
-    int o = 0;
-    while (o < 4 && strncmp(launcher, outputs[o].prefix, strlen(outputs[o].prefix)))
-        o++;
-    return o;
-}
-
 /* each input as a run names it, and as the messages say it */
 static const struct {
     const char *word, *name;
@@ -120,17 +111,21 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
 gl_problem div_problem(const char *launcher, void *size)
 {
     div_size *z = size;
-    int o = output_of(launcher);
+    int o = 0;
     size_t bytes = (size_t)z->n * sizeof(unsigned);
     /* guard zones past a stray write's reach: the last block's threads past n (a missing
      * bounds test), and a page more; block products indexed by element reach n */
     size_t guard = DIV_BLOCK * sizeof(unsigned) + 4096;
     gl_problem p = {.what = z->what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1,
                     .ctx = z, .make = problem_make, .call = problem_call,
-                    .inputs_read_only = 1, .hint_partly = outputs[o].unwritten,
-                    .hint = outputs[o].wrong,
+                    .inputs_read_only = 1,
                     .hint_none = "Is the kernel still a TODO, or is it never launched?"};
+    /* launcher's output: the first whose prefix starts its name (the block products the last) */
+    while (o < 4 && strncmp(launcher, outputs[o].prefix, strlen(outputs[o].prefix)))
+        o++;
     p.reference = outputs[o].reference ? outputs[o].reference : launcher;
+    p.hint_partly = outputs[o].unwritten;
+    p.hint = outputs[o].wrong;
     snprintf(z->what, sizeof z->what, "with n = %d, %s", z->n, inputs[z->input].name);
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .guard = guard,
                                 .outside = "in is the read-only input"};
