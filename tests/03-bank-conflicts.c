@@ -87,19 +87,17 @@ GL_TEST(degree_strides, GL_CORRECTNESS, 2, 15, "conflict degree: strides")
 
 GL_TEST(degree_broadcast, GL_CORRECTNESS, 2, 15, "conflict degree: broadcasts")
 {
-    int words[32], l;
-    for (l = 0; l < 32; l++)
-        words[l] = 7;
-    expect_degree("one word for every lane", words, 32, 1);
-    for (l = 0; l < 32; l++)
-        words[l] = l / 2;
-    expect_degree("pairs of lanes on one word", words, 32, 1);
-    for (l = 0; l < 32; l++)
-        words[l] = l % 2 ? 32 : 0;
-    expect_degree("two words of one bank", words, 32, 2);
-    for (l = 0; l < 32; l++)
-        words[l] = (l % 4) * 32 + (l / 4 == 3) * 1;
-    expect_degree("four words of bank 0, a few of bank 1", words, 32, 4);
+    int words[4][32], l;
+    for (l = 0; l < 32; l++) {
+        words[0][l] = 7;
+        words[1][l] = l / 2;
+        words[2][l] = l % 2 ? 32 : 0;
+        words[3][l] = (l % 4) * 32 + (l / 4 == 3) * 1;
+    }
+    expect_degree("one word for every lane", words[0], 32, 1);
+    expect_degree("pairs of lanes on one word", words[1], 32, 1);
+    expect_degree("two words of one bank", words[2], 32, 2);
+    expect_degree("four words of bank 0, a few of bank 1", words[3], 32, 4);
 }
 
 /* The random test's patterns, always the same, each with the wavefronts it takes, worked out

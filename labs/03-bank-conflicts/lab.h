@@ -7,18 +7,14 @@
 #include "bank_conflicts.h"
 #include "gpulabs.h"
 
-/* The lab's problems (gl_problem.h) of launcher at size, which must outlive them:
- *
- * A tile Gram matrix's (size: a bc_gram_size), for the grader's correctness tests, queued test
- * and profile runs, and the demo: rows x BC_TILE random values in [-1, 1) of the launcher's type
- * (doubles not just floats widened); out checked on the host against a reference summed in
- * double, guard zones a whole tile wide; its work (the demo's rate) bytes in + out. With timed
- * set, the grader's timed problem: inputs made on the GPU, the kit's unpadded kernel of the type
- * the reference, and no work (its claims compare times).
- *
- * The demo's probe's (launcher bank_probe, size a bc_probe_size): the given bank_probe, in whose
- * blocks of 8 warps lane i reads shared word first + i * stride BC_PROBE_ITERS times; no work,
- * its time is the pattern's cost. The probe is its own reference; its sink is scratch. */
+/* The lab's problems (gl_problem.h) of launcher at size, which must outlive them. A tile Gram
+ * matrix's (size: a bc_gram_size), for the grader and the demo: rows x BC_TILE random values in
+ * [-1, 1) of the launcher's type (doubles not just floats widened), out checked on the host,
+ * guard zones a tile wide, its work bytes in + out; with timed set, the grader's timed problem:
+ * inputs made on the GPU, the kit's unpadded kernel the reference, no work (claims compare
+ * times). The demo's probe's (bank_probe, size a bc_probe_size): lane i of each warp of 8 reads
+ * shared word first + i * stride BC_PROBE_ITERS times; no work (its time is the pattern's
+ * cost), its own reference, its sink scratch. */
 typedef struct {
     int rows;
     int timed; /* the grader's timed problem */
