@@ -147,13 +147,12 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
 static gl_problem gram_problem(const char *launcher, bc_gram_size *z)
 {
     const double u = ldexp(1.0, -24), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
-    gl_cmp_kind kind = strstr(launcher, "double") ? GL_CMP_DOUBLE : GL_CMP_FLOAT;
-    size_t elem = kind == GL_CMP_DOUBLE ? sizeof(double) : sizeof(float);
-    size_t bytes = (size_t)z->rows * BC_TILE * elem;
+    z->dbl = strstr(launcher, "double") != NULL;
+    gl_cmp_kind kind = z->dbl ? GL_CMP_DOUBLE : GL_CMP_FLOAT;
+    size_t elem = z->dbl ? sizeof(double) : sizeof(float), bytes = (size_t)z->rows * BC_TILE * elem;
     gl_problem p = {.what = z->what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1,
                     .ctx = z, .make = problem_make, .call = problem_call,
                     .inputs_read_only = 1};
-    z->dbl = kind == GL_CMP_DOUBLE;
     snprintf(z->what, sizeof z->what, "on %d rows", z->rows);
     /* a missing row bound writes the last tile whole: up to 31 rows past the end */
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .cmp = kind,

@@ -12,8 +12,8 @@
  * [-1, 1) of the launcher's type (doubles not just floats widened), out checked on the host,
  * guard zones a tile wide, its work bytes in + out; with timed set, the grader's timed problem:
  * inputs made on the GPU, the kit's unpadded kernel the reference, no work (claims compare
- * times). The demo's probe's (bank_probe, size a bc_probe_size): lane i of each warp of 8 reads
- * shared word first + i * stride BC_PROBE_ITERS times; no work (its time is the pattern's
+ * times). The demo's probe's (bank_probe, size a bc_probe_size): in blocks of 8 warps, lane i
+ * reads shared word first + i * stride BC_PROBE_ITERS times; no work (its time is the pattern's
  * cost), its own reference, its sink scratch. */
 typedef struct {
     int rows;
