@@ -16,7 +16,7 @@
 
 /* gamma_k (Higham 3.1) for k products, plus one rounding of the reference
  * to float; FLT_MIN covers products that underflow. */
-static float fp32_bound(int k, double abs_sum)
+float gl_matmul_bound(int k, double abs_sum)
 {
     const double u = ldexp(1.0, -24);
     double g = (k + 1) * u / (1.0 - (k + 1) * u);
@@ -58,7 +58,7 @@ void gl_matmul_ref(const float *a, const float *b, int m, int n, int k, float *c
         for (j = 0; j < n; j++) {
             c[(size_t)r * n + j] = (float)sum[j];
             if (bound)
-                bound[(size_t)r * n + j] = fp32_bound(k, abs_sum[j]);
+                bound[(size_t)r * n + j] = gl_matmul_bound(k, abs_sum[j]);
         }
     }
     free(sum);
@@ -76,7 +76,7 @@ float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, in
         abs_sum += fabs(p);
     }
     if (bound)
-        *bound = fp32_bound(k, abs_sum);
+        *bound = gl_matmul_bound(k, abs_sum);
     return (float)sum;
 }
 

@@ -26,6 +26,10 @@ extern "C" {
  * rounding of the reference itself). bound may be NULL. */
 void gl_matmul_ref(const float *a, const float *b, int m, int n, int k, float *c, float *bound);
 
+/* The same bound of one element, a dot product of k terms whose |products| sum to abs_sum:
+ * for a product the lab sums itself (a Gram matrix T T^T, read from T alone). */
+float gl_matmul_bound(int k, double abs_sum);
+
 /* One element (row, col) of the same reference; *bound gets its bound. */
 float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, int col,
                        float *bound);

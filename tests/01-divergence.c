@@ -1,15 +1,14 @@
 /* 01-divergence.c: the grader's suite for lab 01-divergence.
  *
- *   correctness  the three launchers on tiny n and on every class of n (a multiple of 32, of
- *                64 (task 1's pair of warps) and of DIV_BLOCK or not), on whole blocks, large n
- *                and sizes drawn from the run's seed; random input, and blocks of one class;
- *                each call checked on the lab's problem (gl_problem_check: exact, the input
- *                read-only, nothing written past the outputs); the launcher returns at once
+ *   correctness  the three launchers on tiny n, every class of n (a multiple of 32, of 64 (task
+ *                1's pair of warps) and of DIV_BLOCK or not), whole blocks, large n and n drawn
+ *                from the run's seed; random input, and blocks of one class; each call checked
+ *                on the lab's problem (exact, the input read-only, nothing written past the
+ *                outputs); the launcher returns at once
  *   technique    in the kernels the launchers ran: classify_partitioned regroups in shared
  *                memory (an array and barriers); the contiguous block product has no
  *                tid % (2 s) (no rem in its PTX) and the given one has, so the test can tell
- *   performance  against the lab's own given kernels, timed by the judge on fresh inputs every
- *                call
+ *   performance  against the lab's own given kernels, timed by the judge, fresh inputs each call
  *   profile      threads per executed instruction (Nsight Compute): near 32 when the warps
  *                agree (about 16 for the lane-parity branch) */
 #include "grader.h"
@@ -20,71 +19,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define BIG ((1 << 20) + 3)
-
-/* launcher right on each of the sizes, on the input a run names (lab.h: random, heavy, ...) */
-static void check(const char *launcher, const int *sizes, int nsizes, const char *input)
-{
-    int s;
-    for (s = 0; s < nsizes; s++)
-        gl_expect_right("%s %d %s", launcher, sizes[s], input);
-}
-
-/* tiny, and every class of n below a few blocks but whole ones: n % 32, n % 64
- * (a pair of warps, task 1's group) and n % DIV_BLOCK */
-static const int small[] = {0, 1, 2, 31, 32, 33, 63, 64, 65, 96, 192, 255, 257, 1000};
-/* whole blocks (DIV_BLOCK = 256): no partial last block */
-static const int whole[] = {256, 512, 2560, 1 << 20};
-/* many blocks, the last one partial: n % 32 = 3, and a multiple of 32 but not of 64 */
-static const int big[] = {BIG, (1 << 20) + 96};
-
-/* Sizes from the run's seed: any n, a multiple of DIV_BLOCK, a multiple of 32. */
-static void check_random(const char *launcher)
-{
-    gl_rng rng;
-    gl_test_rng(&rng);
-    gl_expect_right("%s %d random", launcher, (int)gl_rng_range(&rng, 1, 1 << 18));
-    gl_expect_right("%s %d random", launcher, DIV_BLOCK * (int)gl_rng_range(&rng, 1, 1024));
-    gl_expect_right("%s %d random", launcher, 32 * (int)gl_rng_range(&rng, 1, 8192));
-}
-
-/* The correctness tests of one launcher, label its name in the titles */
+/* The correctness tests of one launcher on random input (LAUNCHER INPUT N), label its name in
+ * the titles: tiny n, and every class of n below a few blocks but whole ones (n % 32, n % 64: a
+ * pair of warps, task 1's group, and n % DIV_BLOCK); whole blocks (DIV_BLOCK = 256) only; many
+ * blocks, the last one partial (2^20 + 3, and 2^20 + 96: a multiple of 32 but not of 64); and
+ * from the run's seed, any n, a multiple of DIV_BLOCK and a multiple of 32. */
 #define CORRECTNESS(launcher, label)                                                          \
-    GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 1000")               \
-    {                                                                                         \
-        check(#launcher, small, 14, "random");                                                \
-    }                                                                                         \
-    GL_TEST(launcher##_whole_blocks, GL_CORRECTNESS, 1, 15, label ", n a multiple of 256")    \
-    {                                                                                         \
-        check(#launcher, whole, 4, "random");                                                 \
-    }                                                                                         \
-    GL_TEST(launcher##_large_n, GL_CORRECTNESS, 1, 15, label ", n = 2^20 + 3, + 96")          \
-    {                                                                                         \
-        check(#launcher, big, 2, "random");                                                   \
-    }                                                                                         \
-    GL_TEST(launcher##_random, GL_CORRECTNESS, 1, 15, label ", n from the seed")              \
-    {                                                                                         \
-        check_random(#launcher);                                                              \
-    }
+    GL_RIGHT(launcher##_small_n, 2, 15, label ", n = 0 .. 1000", .run = #launcher " random",  \
+             .cases = "0, 1, 2, 31, 32, 33, 63, 64, 65, 96, 192, 255, 257, 1000")             \
+    GL_RIGHT(launcher##_whole_blocks, 1, 15, label ", n a multiple of 256",                   \
+             .run = #launcher " random", .cases = "256, 512, 2560, 1048576")                  \
+    GL_RIGHT(launcher##_large_n, 1, 15, label ", n = 2^20 + 3, + 96",                         \
+             .run = #launcher " random", .cases = "1048579, 1048672")                         \
+    GL_RIGHT(launcher##_random, 1, 15, label ", n from the seed", .run = #launcher " random",  \
+             .cases = "1..262144, 1..1024*256, 1..8192*32")
 
 CORRECTNESS(branch_by_warp, "uniform branch")
 CORRECTNESS(classify_partitioned, "regrouped")
 CORRECTNESS(block_products_contiguous, "contiguous products")
 
 /* a block of one class fills the slots from one end only */
+#define ONE_CLASS_N "1, 255, 256, 257, 5000"
 GL_TEST(classify_partitioned_one_class, GL_CORRECTNESS, 2, 15,
         "regrouped, one class, alternating, sorted")
 {
-    static const int sizes[] = {1, 255, 256, 257, 5000};
-    check("classify_partitioned", sizes, 5, "heavy");
-    check("classify_partitioned", sizes, 5, "light");
-    check("classify_partitioned", sizes, 5, "alternating");
-    gl_expect_right("classify_partitioned %d partitioned", BIG);
+    gl_claim_right(&(gl_run_claim){.run = "classify_partitioned heavy", .cases = ONE_CLASS_N});
+    gl_claim_right(&(gl_run_claim){.run = "classify_partitioned light", .cases = ONE_CLASS_N});
+    gl_claim_right(
+        &(gl_run_claim){.run = "classify_partitioned alternating", .cases = ONE_CLASS_N});
+    gl_expect_right("classify_partitioned partitioned 1048579");
 }
 
 /* it only enqueues its work: 2^20 + 3 elements behind a 150 ms kernel */
 GL_QUEUED(classify_partitioned_async, 2, "regrouped, launcher returns at once",
-          .run = "classify_partitioned 1048579 random")
+          .run = "classify_partitioned random 1048579")
 
 /* ---- technique: read from the PTX of the kernels the launchers ran ---- */
 
@@ -102,10 +70,8 @@ static void check_regroups(const char *kernel)
                        "elements, before any thread reads a slot another thread wrote");
 }
 
-GL_TEST(classify_partitioned_regroups, GL_TECHNIQUE, 3, 10, "regrouped: shared slots, barriers")
-{
-    GL_FOR_EACH_KERNEL("classify_partitioned", "classify_partitioned_kernel", k) check_regroups(k);
-}
+GL_KERNEL_TEST(classify_partitioned_regroups, 3, "regrouped: shared slots, barriers",
+               "classify_partitioned", "classify_partitioned_kernel", check_regroups(k))
 
 static void check_contiguous(const char *kernel)
 {
@@ -182,19 +148,19 @@ static const gl_counter threads = {
  * keeps the profiled runs short); the reference at least 1.5x the threshold (make calibrate) */
 GL_COUNTER(branch_by_warp_threads_per_instruction, 5,
            "uniform branch: ~32 threads per instruction", .counter = &threads,
-           .run = "branch_by_warp 262144 random", .at_least = 21.0, /* the lane branch 16.5 */
+           .run = "branch_by_warp random 262144", .at_least = 21.0, /* the lane branch 16.5 */
            .hint = "Its warps still diverge (the given lane-parity kernel runs about 16, "
                    "README.md). When every lane of a warp takes the same branch, it is near 32")
 
 GL_COUNTER(classify_partitioned_threads_per_instruction, 5,
            "regrouped: ~32 threads per instruction", .counter = &threads,
-           .run = "classify_partitioned 262144 random",
+           .run = "classify_partitioned random 262144",
            .at_least = 14.0, /* the reference 22.5; classify: about 5 predicted */
            .hint = "On random input its warps still mix heavy and light elements (the given "
                    "classify: about 17, README.md). After regrouping, only the warp at the "
                    "boundary of each block mixes them, so it is near 32")
 
-/* The lab's problem: LAUNCHER N INPUT, as the correctness tests and the profile runs name it
+/* The lab's problem: LAUNCHER INPUT N, as the correctness tests and the profile runs name it
  * (INPUT: random, heavy, light, alternating or partitioned), or a probe's 3000 random
  * elements. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
@@ -203,8 +169,8 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
     long n = 3000;
     int input = DIV_RANDOM;
     if (!gl_launcher_find(launcher) ||
-        (argc != 0 && (argc != 2 || gl_parse_long(argv[0], 0, 1L << 26, &n) ||
-                       (input = div_input_of(argv[1])) < 0)))
+        (argc != 0 && (argc != 2 || (input = div_input_of(argv[0])) < 0 ||
+                       gl_parse_long(argv[1], 0, 1L << 26, &n))))
         return -1;
     z.n = (int)n;
     z.input = (div_input)input;

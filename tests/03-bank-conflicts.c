@@ -28,42 +28,30 @@
 #define MIN_DOUBLE_PADDED_OVER_UNPADDED 3.0 /* predicted 6x to 11x where FP64 is fast */
 #define MIN_DOUBLE_SLOW_FP64 1.3 /* FP64 at 1/32 of FP32 or slower: about 2x predicted */
 
-/* ---- tasks 1 and 3: padded tile Gram matrices ---- */
+/* ---- tasks 1 and 3: padded tile Gram matrices (bc_problem's check) ---- */
 
-/* Each row count of rows, checked (bc_problem); 0: one drawn from the run's seed (1 to
- * 300000) */
-static void check_gram(const char *launcher, const int *rows, int nrows)
-{
-    gl_rng rng;
-    int i;
-    gl_test_rng(&rng);
-    for (i = 0; i < nrows; i++)
-        gl_expect_right("%s %d", launcher,
-                        rows[i] ? rows[i] : (int)gl_rng_range(&rng, 1, 300000));
-}
+/* a partial last tile; whole tiles only; large; one row count from the run's seed */
+#define SMALL_ROWS "1, 31, 33, 100"
+#define WHOLE_ROWS "32, 64, 1024"
+#define LARGE_ROWS "262151, 262144" /* 2^18 + 7, 2^18 */
+#define SEEDED_ROWS "1..300000"
 
-static const int small_rows[] = {1, 31, 33, 100};  /* a partial last tile */
-static const int whole_rows[] = {32, 64, 1024};    /* whole tiles only */
-static const int large_rows[] = {(1 << 18) + 7, 1 << 18};
-static const int random_rows[] = {0};
-static const char padded_launcher[] = "tile_gram_padded",
-                  double_launcher[] = "tile_gram_double_padded";
-
-/* A correctness test of the padded (float) or double launcher on the row counts of rows */
-#define GRAM(launcher, rows, points, timeout_s, title)                                        \
-    GL_TEST(launcher##_##rows, GL_CORRECTNESS, points, timeout_s, title)                      \
-    {                                                                                         \
-        check_gram(launcher##_launcher, rows##_rows, (int)(sizeof rows##_rows / sizeof(int))); \
-    }
-
-GRAM(padded, small, 2, 15, "padded Gram, 1 to 100 rows")
-GRAM(padded, whole, 1, 15, "padded Gram, whole tiles: 32 to 1024 rows")
-GRAM(padded, large, 2, 30, "padded Gram, 2^18 + 7 and 2^18 rows")
-GRAM(padded, random, 1, 15, "padded Gram, rows from the seed")
-GRAM(double, small, 2, 15, "padded double Gram, 1 to 100 rows")
-GRAM(double, whole, 1, 15, "padded double Gram, whole tiles")
-GRAM(double, large, 2, 30, "padded double Gram, 2^18 + 7 and 2^18")
-GRAM(double, random, 1, 15, "padded double Gram, rows from the seed")
+GL_RIGHT(padded_small, 2, 15, "padded Gram, 1 to 100 rows", .run = "tile_gram_padded",
+         .cases = SMALL_ROWS)
+GL_RIGHT(padded_whole, 1, 15, "padded Gram, whole tiles: 32 to 1024 rows",
+         .run = "tile_gram_padded", .cases = WHOLE_ROWS)
+GL_RIGHT(padded_large, 2, 30, "padded Gram, 2^18 + 7 and 2^18 rows", .run = "tile_gram_padded",
+         .cases = LARGE_ROWS)
+GL_RIGHT(padded_random, 1, 15, "padded Gram, rows from the seed",
+         .run = "tile_gram_padded " SEEDED_ROWS)
+GL_RIGHT(double_small, 2, 15, "padded double Gram, 1 to 100 rows",
+         .run = "tile_gram_double_padded", .cases = SMALL_ROWS)
+GL_RIGHT(double_whole, 1, 15, "padded double Gram, whole tiles", .run = "tile_gram_double_padded",
+         .cases = WHOLE_ROWS)
+GL_RIGHT(double_large, 2, 30, "padded double Gram, 2^18 + 7 and 2^18",
+         .run = "tile_gram_double_padded", .cases = LARGE_ROWS)
+GL_RIGHT(double_random, 1, 15, "padded double Gram, rows from the seed",
+         .run = "tile_gram_double_padded " SEEDED_ROWS)
 
 /* it only enqueues: 100000 rows behind a 150 ms kernel */
 GL_QUEUED(padded_async, 2, "padded Gram, launcher returns at once",
@@ -99,19 +87,17 @@ GL_TEST(degree_strides, GL_CORRECTNESS, 2, 15, "conflict degree: strides")
 
 GL_TEST(degree_broadcast, GL_CORRECTNESS, 2, 15, "conflict degree: broadcasts")
 {
-    int words[32], l;
-    for (l = 0; l < 32; l++)
-        words[l] = 7;
-    expect_degree("one word for every lane", words, 32, 1);
-    for (l = 0; l < 32; l++)
-        words[l] = l / 2;
-    expect_degree("pairs of lanes on one word", words, 32, 1);
-    for (l = 0; l < 32; l++)
-        words[l] = l % 2 ? 32 : 0;
-    expect_degree("two words of one bank", words, 32, 2);
-    for (l = 0; l < 32; l++)
-        words[l] = (l % 4) * 32 + (l / 4 == 3) * 1;
-    expect_degree("four words of bank 0, a few of bank 1", words, 32, 4);
+    int words[4][32], l;
+    for (l = 0; l < 32; l++) {
+        words[0][l] = 7;
+        words[1][l] = l / 2;
+        words[2][l] = l % 2 ? 32 : 0;
+        words[3][l] = (l % 4) * 32 + (l / 4 == 3) * 1;
+    }
+    expect_degree("one word for every lane", words[0], 32, 1);
+    expect_degree("pairs of lanes on one word", words[1], 32, 1);
+    expect_degree("two words of one bank", words[2], 32, 2);
+    expect_degree("four words of bank 0, a few of bank 1", words[3], 32, 4);
 }
 
 /* The random test's patterns, always the same, each with the wavefronts it takes, worked out
@@ -172,16 +158,10 @@ static void check_pitch(const char *kernel, int dbl)
                       kernel, pitch, pitch, BC_TILE);
 }
 
-GL_TEST(padded_pitch, GL_TECHNIQUE, 3, 10, "float tile: pitch not a multiple of 32")
-{
-    GL_FOR_EACH_KERNEL("tile_gram_padded", "tile_gram_padded_kernel", k) check_pitch(k, 0);
-}
-
-GL_TEST(double_pitch, GL_TECHNIQUE, 3, 10, "double tile: an odd number per row")
-{
-    GL_FOR_EACH_KERNEL("tile_gram_double_padded", "tile_gram_double_padded_kernel", k)
-    check_pitch(k, 1);
-}
+GL_KERNEL_TEST(padded_pitch, 3, "float tile: pitch not a multiple of 32", "tile_gram_padded",
+               "tile_gram_padded_kernel", check_pitch(k, 0))
+GL_KERNEL_TEST(double_pitch, 3, "double tile: an odd number per row", "tile_gram_double_padded",
+               "tile_gram_double_padded_kernel", check_pitch(k, 1))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed): time ratios ---- */
 
@@ -220,7 +200,8 @@ GL_TEST(double_padded_vs_unpadded, GL_PERFORMANCE, 4, 120, "double: padded faste
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static bc_gram_size z;
-    z.rows = (bc_is_double(launcher) ? 1 << 19 : 1 << 20) / (gl_pool_mib() >= POOL_MIB ? 1 : 4);
+    z.rows = strstr(launcher, "double") ? 1 << 19 : 1 << 20;
+    z.rows /= gl_pool_mib() >= POOL_MIB ? 1 : 4;
     z.timed = 1;
     *p = bc_problem(launcher, &z);
     return on && *on ? -1 : 0;
@@ -228,28 +209,16 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
 
 /* ---- profile: Nsight Compute counters ---- */
 
-static void loads_detail(const double *v, char *out, size_t len)
-{
-    snprintf(out, len, "%.0f load instructions, %.0f wavefronts, %.0f bank conflicts", v[1],
-             v[0], v[2]);
-}
-
 /* 1 when no load has bank conflicts; the most of the kernels that did the work, each on its
  * own loads */
-static const gl_counter wavefronts = {
-    "shared-memory wavefronts per shared load",
-    (const char *const[]){"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                          "smsp__sass_inst_executed_op_shared_ld.sum",
-                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"},
-    3, 1u, 2u, loads_detail};
-
-GL_COUNTER(padded_wavefronts, 3, "float: 1 wavefront per load", .counter = &wavefronts,
-           .run = "tile_gram_padded 65536", .at_most = 1.6, /* 1.0; 2-way conflicts: 2 */
+GL_COUNTER(padded_wavefronts, 3, "float: 1 wavefront per load",
+           .counter = &gl_shared_load_wavefronts, .run = "tile_gram_padded 65536",
+           .at_most = 1.6, /* 1.0; 2-way conflicts: 2 */
            .hint = "1 is conflict-free; half of the loads are column reads of the tile, and with "
                    "rows of 32 words each of those takes 32 (16.5 on average)")
 
-GL_COUNTER(double_wavefronts, 3, "double: at most 2 wavefronts per load", .counter = &wavefronts,
-           .run = "tile_gram_double_padded 65536",
+GL_COUNTER(double_wavefronts, 3, "double: at most 2 wavefronts per load",
+           .counter = &gl_shared_load_wavefronts, .run = "tile_gram_double_padded 65536",
            .at_most = 2.35, /* 1.5 or 2.0 (8-byte broadcasts); even pitch 2.5 or more */
            .hint = "A conflict-free 8-byte column read takes 2 (one per half-warp) and a "
                    "broadcast 1 or 2, at most 2 on average; rows of an even number of doubles "

@@ -19,16 +19,11 @@ static div_size in_random, in_partitioned = {.input = DIV_PARTITIONED};
 #define CASE(fn, input, base) \
     {.launcher = fn, .label = fn, .keys = {#input}, .size = &in_##input, .over = &cases[base]}
 static gl_demo_case cases[] = {
-    CASE("branch_by_lane", random, 0),
-    CASE("branch_by_warp", random, 0),
-    CASE("same_code_by_lane", random, 2),
-    CASE("same_code_by_warp", random, 2),
-    CASE("classify", random, 4),
-    CASE("classify", partitioned, 4),
-    CASE("classify_partitioned", random, 4),
-    CASE("classify_partitioned", partitioned, 4),
-    CASE("block_products_interleaved", random, 8),
-    CASE("block_products_contiguous", random, 8),
+    CASE("branch_by_lane", random, 0), CASE("branch_by_warp", random, 0),
+    CASE("same_code_by_lane", random, 2), CASE("same_code_by_warp", random, 2),
+    CASE("classify", random, 4), CASE("classify", partitioned, 4),
+    CASE("classify_partitioned", random, 4), CASE("classify_partitioned", partitioned, 4),
+    CASE("block_products_interleaved", random, 8), CASE("block_products_contiguous", random, 8),
     {.launcher = NULL}};
 
 int main(int argc, char **argv)

@@ -7,12 +7,7 @@
 #include <string.h>
 
 typedef void (*div_fn)(unsigned *out, const unsigned *in, int n);
-
-static long long call_div(void *fn, const gl_arg *a)
-{
-    ((div_fn)fn)((unsigned *)a[0].p, (const unsigned *)a[1].p, (int)a[2].i);
-    return 0;
-}
+GL_INVOKER(call_div, div_fn, a, a[0].p, a[1].p, (int)a[2].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"branch_by_lane", "ppi", call_div, GL_GIVEN},
@@ -60,27 +55,18 @@ static const struct {
      "elements from n on count as 1 (the identity), not 0"},
 };
 
-/* launcher's output: the first whose prefix starts its name (the block products the last) */
-static int output_of(const char *launcher)
-{
-    int o = 0;
-    while (o < 4 && strncmp(launcher, outputs[o].prefix, strlen(outputs[o].prefix)))
-        o++;
-    return o;
-}
-
 /* each input as a run names it, and as the messages say it */
-static const char *const input_words[] = {"random", "heavy", "light", "alternating",
-                                          "partitioned"};
-static const char *const input_names[] = {"random input", "every element heavy",
-                                          "every element light", "classes alternating",
-                                          "input partitioned by class"};
+static const struct {
+    const char *word, *name;
+} inputs[] = {{"random", "random input"}, {"heavy", "every element heavy"},
+              {"light", "every element light"}, {"alternating", "classes alternating"},
+              {"partitioned", "input partitioned by class"}};
 
 int div_input_of(const char *word)
 {
     int i;
     for (i = 0; i <= DIV_PARTITIONED; i++)
-        if (!strcmp(word, input_words[i]))
+        if (!strcmp(word, inputs[i].word))
             return i;
     return -1;
 }
@@ -96,10 +82,10 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
     gl_device_fill_bytes(dst, bytes, seed);
     if (z->input == DIV_RANDOM)
         return;
-    x = malloc(bytes + 1);
-    heavies = malloc(bytes + 1);
-    if (!x || !heavies)
+    x = malloc(2 * bytes + 1);
+    if (!x)
         gl_fail("out of host memory for %d elements", z->n);
+    heavies = x + n;
     GL_CUDA(cudaMemcpy(x, dst, bytes, cudaMemcpyDeviceToHost));
     for (i = 0; i < n; i++) {
         if (z->input == DIV_ALL_HEAVY || (z->input == DIV_ALTERNATING && i % 2))
@@ -114,7 +100,6 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
     memcpy(x + light, heavies, heavy * sizeof(unsigned)); /* the heavy ones after them */
     GL_CUDA(cudaMemcpy(dst, x, bytes, cudaMemcpyHostToDevice));
     free(x);
-    free(heavies);
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
@@ -123,29 +108,25 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
     gl_exec(launcher, a);
 }
 
-/* What usually causes what the comparison found, in the lab's terms. */
-static const char *hint(void *ctx, const char *launcher, const gl_cmp *c)
-{
-    int o = output_of(launcher);
-    (void)ctx;
-    if (c->unwritten == c->n)
-        return "Is the kernel still a TODO, or is it never launched?";
-    return c->unwritten && outputs[o].unwritten ? outputs[o].unwritten : outputs[o].wrong;
-}
-
 gl_problem div_problem(const char *launcher, void *size)
 {
     div_size *z = size;
-    const char *reference = outputs[output_of(launcher)].reference;
+    int o = 0;
     size_t bytes = (size_t)z->n * sizeof(unsigned);
     /* guard zones past a stray write's reach: the last block's threads past n (a missing
      * bounds test), and a page more; block products indexed by element reach n */
     size_t guard = DIV_BLOCK * sizeof(unsigned) + 4096;
     gl_problem p = {.what = z->what, .sets = 16, .rounds = 5, .inputs = 1, .outputs = 1,
                     .ctx = z, .make = problem_make, .call = problem_call,
-                    .reference = reference ? reference : launcher, .inputs_read_only = 1,
-                    .hint_of = hint};
-    snprintf(z->what, sizeof z->what, "with n = %d, %s", z->n, input_names[z->input]);
+                    .inputs_read_only = 1,
+                    .hint_none = "Is the kernel still a TODO, or is it never launched?"};
+    /* launcher's output: the first whose prefix starts its name (the block products the last) */
+    while (o < 4 && strncmp(launcher, outputs[o].prefix, strlen(outputs[o].prefix)))
+        o++;
+    p.reference = outputs[o].reference ? outputs[o].reference : launcher;
+    p.hint_partly = outputs[o].unwritten;
+    p.hint = outputs[o].wrong;
+    snprintf(z->what, sizeof z->what, "with n = %d, %s", z->n, inputs[z->input].name);
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .guard = guard,
                                 .outside = "in is the read-only input"};
     if (strstr(launcher, "block_products"))

@@ -10,11 +10,7 @@
  * element heavy, every one light, classes alternating, or random values regrouped by class
  * (the light ones first). */
 typedef enum {
-    DIV_RANDOM,
-    DIV_ALL_HEAVY,
-    DIV_ALL_LIGHT,
-    DIV_ALTERNATING,
-    DIV_PARTITIONED
+    DIV_RANDOM, DIV_ALL_HEAVY, DIV_ALL_LIGHT, DIV_ALTERNATING, DIV_PARTITIONED
 } div_input;
 /* The input a run names: random, heavy, light, alternating or partitioned; -1: none. */
 int div_input_of(const char *word);

@@ -1,13 +1,8 @@
-/* demo.c: lab 03-bank-conflicts's bank maps and measurements (make run LAB=03: your
- * bank_conflicts.cu; make demo LAB=03: the reference): build/.../demo [--csv FILE] [ROWS], by
- * default 2^20 rows of 32. First a few access patterns: the bank each lane of a warp hits, the
- * wavefronts your bank_conflict_degree predicts, and the given probe's time on it (lab.c; median
- * of 21 runs) over the row pattern's. Then the tile Gram matrices, unpadded (given) and padded
- * (yours), on floats and doubles: each checked as the grader's correctness tests check it, then
- * timed on their inputs (L2 flushed before each run) against the unpadded kernel of its type. */
-#include "lab.h"
-
-#include <stdio.h>
+/* demo.c: lab 03-bank-conflicts's bank maps and measurements: build/.../demo [--csv FILE] [ROWS]
+ * (2^20 rows of 32 by default; make run LAB=03: your file, make demo LAB=03: the reference). A
+ * few access patterns (each lane's bank, your bank_conflict_degree's count, the probe's time),
+ * then the tile Gram matrices, unpadded (given) and padded (yours), each checked, then timed. */
+#include "lab.h" /* and, through gpulabs.h, <stdio.h> */
 
 static char predicted[6][12]; /* by bank_conflict_degree */
 static bc_gram_size gram; /* the correctness tests' problem, at the demo's size */
@@ -34,14 +29,13 @@ static void bank_maps(gl_table *t)
            BC_PROBE_ITERS);
     for (i = 0; i < 6; i++) {
         const bc_probe_size *z = cases[i].size;
-        const char *why;
-        for (l = 0; l < 32; l++)
-            words[l] = z->first + l * z->stride; /* as the probe reads them */
-        why = bc_degree_check(cases[i].keys[0], words, 32, z->wavefronts, &got);
-        snprintf(predicted[i], sizeof predicted[i], "%d", got);
         printf("  %-24s", cases[i].keys[0]);
-        for (l = 0; l < 32; l++)
+        for (l = 0; l < 32; l++) {
+            words[l] = z->first + l * z->stride; /* as the probe reads them */
             printf(" %d", words[l] % BC_BANKS);
+        }
+        const char *why = bc_degree_check(cases[i].keys[0], words, 32, z->wavefronts, &got);
+        snprintf(predicted[i], sizeof predicted[i], "%d", got);
         printf("\n%s%s%s", *why ? "    " : "", why, *why ? "\n" : "");
     }
     printf("\n");
@@ -58,7 +52,6 @@ int main(int argc, char **argv)
         .before = bank_maps};
     gl_demo_args args;
     char note[96];
-
     gl_demo_parse(argc, argv, "[--csv FILE] [ROWS]  (default 2^20 rows of 32)", 1, 1,
                   (1L << 31) / BC_TILE - 1, &args);
     gram.rows = args.nvalues ? (int)args.values[0] : 1 << 20;

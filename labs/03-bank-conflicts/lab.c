@@ -1,5 +1,5 @@
 /* lab.c: lab 03-bank-conflicts described once (lab.h): the launchers, the tile Gram problem
- * with its check and hints, the demo's probe, and the conflict degree's patterns and check. */
+ * with its check and hints, the demo's probe, and the conflict degree's check. */
 #include "lab.h"
 
 #include <cuda_runtime_api.h>
@@ -11,31 +11,16 @@
 
 typedef void (*gram_fn)(float *out, const float *in, int rows);
 typedef void (*gram_double_fn)(double *out, const double *in, int rows);
-typedef int (*degree_fn)(const int *words, int lanes);
 typedef void (*probe_fn)(int *sink, const int *words, int iters);
-
-static long long call_gram(void *fn, const gl_arg *a)
-{
-    ((gram_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i);
-    return 0;
-}
-
-static long long call_gram_double(void *fn, const gl_arg *a)
-{
-    ((gram_double_fn)fn)((double *)a[0].p, (const double *)a[1].p, (int)a[2].i);
-    return 0;
-}
+typedef int (*degree_fn)(const int *words, int lanes);
+GL_INVOKER(call_gram, gram_fn, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_gram_double, gram_double_fn, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_probe, probe_fn, a, a[0].p, a[1].p, (int)a[2].i)
 
 /* host code: words is a host array, copied to the callee */
 static long long call_degree(void *fn, const gl_arg *a)
 {
-    return ((degree_fn)fn)((const int *)a[0].p, (int)a[1].i);
-}
-
-static long long call_probe(void *fn, const gl_arg *a)
-{
-    ((probe_fn)fn)((int *)a[0].p, (const int *)a[1].p, (int)a[2].i);
-    return 0;
+    return ((degree_fn)fn)(a[0].p, (int)a[1].i);
 }
 
 const gl_launcher LAB_LAUNCHERS[] = {
@@ -58,105 +43,73 @@ static void *xmalloc(size_t bytes)
 
 /* ---- tasks 1 and 3: the tile Gram matrices ---- */
 
-int bc_is_double(const char *launcher)
-{
-    return strstr(launcher, "double") != NULL;
-}
-
-/* Floats: T T^T is the product of the tile (its v rows) with its transpose (rows past the end
- * are zeros), so gl_matmul_ref gives each element and its FP32 error bound, got's element
- * compared with it. Returns the number wrong. */
-static size_t compare_float(const float *in, const float *got, int rows, gl_cmp *cmp)
-{
-    size_t n = (size_t)rows * BC_TILE, wrong;
-    float *ref = xmalloc(n * sizeof(float)), *bound = xmalloc(n * sizeof(float));
-    float tt[BC_TILE * BC_TILE];
-    int first, k, j;
-    for (first = 0; first < rows; first += BC_TILE) {
-        int v = rows - first < BC_TILE ? rows - first : BC_TILE;
-        const float *t = in + (size_t)first * BC_TILE;
-        for (k = 0; k < BC_TILE; k++)
-            for (j = 0; j < BC_TILE; j++)
-                tt[k * BC_TILE + j] = j < v ? t[(size_t)j * BC_TILE + k] : 0.0f;
-        gl_matmul_ref(t, tt, v, BC_TILE, BC_TILE, ref + (size_t)first * BC_TILE,
-                      bound + (size_t)first * BC_TILE);
-    }
-    wrong = gl_compare_float_bound(ref, got, bound, n, cmp);
-    free(ref);
-    free(bound);
-    return wrong;
-}
-
-/* Doubles: summed in double as well, so the GPU's error and the reference's add up: got within
- * 2 gamma_33 (u = 2^-53) times the largest sum of |products|. Returns the number wrong. */
-static size_t compare_double(const double *in, const double *got, int rows, gl_cmp *cmp)
-{
-    const double u = ldexp(1.0, -53), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
-    size_t n = (size_t)rows * BC_TILE, i, j, k, wrong;
-    double *ref = xmalloc(n * sizeof(double)), most = 0.0;
-    for (i = 0; i < (size_t)rows; i++) {
-        size_t first = i / BC_TILE * BC_TILE; /* the tile's first row */
-        for (j = 0; j < BC_TILE; j++) {
-            double sum = 0.0, abs_sum = 0.0;
-            if (first + j < (size_t)rows) /* a row past the end is a row of zeros */
-                for (k = 0; k < BC_TILE; k++) {
-                    double prod = in[i * BC_TILE + k] * in[(first + j) * BC_TILE + k];
-                    sum += prod;
-                    abs_sum += fabs(prod);
-                }
-            ref[i * BC_TILE + j] = sum;
-            most = fmax(most, abs_sum);
-        }
-    }
-    wrong = gl_compare_double(ref, got, n, 2.0 * gamma * most + DBL_MIN, 0.0, cmp);
-    free(ref);
-    return wrong;
-}
-
-/* Is out[i] (flat index) in a column of the last tile that stands for a row past the end? */
-static int past_the_end(size_t i, int rows)
-{
-    size_t row = i / BC_TILE, col = i % BC_TILE, first = (size_t)(rows - 1) / BC_TILE * BC_TILE;
-    return row >= first && first + col >= (size_t)rows;
-}
-
 /* What usually causes what the comparison found, in the lab's terms. */
 static const char *hint(const gl_cmp *c, int rows)
 {
+    size_t i = c->diff[0].index, last = (size_t)(rows - 1) / BC_TILE * BC_TILE;
     if (c->unwritten == c->n)
         return "Is the kernel still a TODO, or is it never launched?";
     if (c->unwritten)
         return "Some elements were never written: each tile needs its block of 32 x 32 threads, "
                "and thread (r, s) writes out[first + s][r]";
-    if (past_the_end(c->diff[0].index, rows))
+    if (i / BC_TILE >= last && last + i % BC_TILE >= (size_t)rows) /* a row past the end */
         return "The last tile's rows past the end count as rows of zeros: store 0 in the tile "
                "for rows first + s >= rows, so that their dot products are 0";
     return "Thread (r, s) of the block writes out[first + s][r] = the sum over k of tile[s][k] * "
            "tile[r][k], after __syncthreads()";
 }
 
+/* in's element i, a float or a double */
+static double element(const void *in, int dbl, size_t i)
+{
+    return dbl ? ((const double *)in)[i] : ((const float *)in)[i];
+}
+
 /* The correctness tests' check (buf: in, out, on the GPU): every element against the host's
- * reference, each float within its own error bound, doubles within one bound for all. */
+ * reference, summed in double (a row past the end of the last tile is a row of zeros). A float
+ * within its own FP32 error bound (gl_matmul.h: T T^T is a matrix product); a double within 2
+ * gamma_33 (u = 2^-53) times the largest sum of |products|, the GPU's error and the
+ * reference's added up. */
 static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
     static const int cols = BC_TILE;
+    const double u = ldexp(1.0, -53), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
     const bc_gram_size *z = ctx;
-    size_t bytes = (size_t)z->rows * BC_TILE * (z->dbl ? sizeof(double) : sizeof(float)), wrong;
-    void *in = xmalloc(bytes), *got = xmalloc(bytes);
+    size_t n = (size_t)z->rows * BC_TILE, bytes = n * (z->dbl ? sizeof(double) : sizeof(float));
+    void *in = xmalloc(2 * bytes), *got = (char *)in + bytes;
+    double *ref = xmalloc(n * sizeof(double)), most = 0.0;
+    float *ref_float = xmalloc(2 * n * sizeof(float)), *bound = ref_float + n;
+    size_t i, k, wrong;
     char found[1024];
     gl_cmp cmp;
     (void)seed; /* every element is compared */
     GL_CUDA(cudaMemcpy(in, buf[0], bytes, cudaMemcpyDeviceToHost));
     GL_CUDA(cudaMemcpy(got, buf[1], bytes, cudaMemcpyDeviceToHost));
-    wrong = z->dbl ? compare_double(in, got, z->rows, &cmp) : compare_float(in, got, z->rows, &cmp);
+    for (i = 0; i < n; i++) { /* out[row][j]: row's dot product with the tile's row j */
+        size_t row = i / BC_TILE, other = row / BC_TILE * BC_TILE + i % BC_TILE;
+        double sum = 0.0, abs_sum = 0.0;
+        for (k = 0; other < (size_t)z->rows && k < BC_TILE; k++) {
+            double prod = element(in, z->dbl, row * BC_TILE + k) *
+                          element(in, z->dbl, other * BC_TILE + k);
+            sum += prod;
+            abs_sum += fabs(prod);
+        }
+        ref[i] = sum;
+        ref_float[i] = (float)sum;
+        bound[i] = gl_matmul_bound(BC_TILE, abs_sum);
+        most = fmax(most, abs_sum);
+    }
+    wrong = z->dbl ? gl_compare_double(ref, got, n, 2.0 * gamma * most + DBL_MIN, 0.0, &cmp)
+                   : gl_compare_float_bound(ref_float, got, bound, n, &cmp);
     why[0] = '\0';
     if (wrong) {
         gl_cmp_describe(&cmp, "out", gl_index_2d, &cols, found, sizeof found);
         snprintf(why, sizeof why, "%s. %s", found, hint(&cmp, z->rows));
     }
     free(in);
-    free(got);
+    free(ref);
+    free(ref_float);
     return why;
 }
 
@@ -191,17 +144,15 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
     gl_exec(launcher, a);
 }
 
-static gl_problem gram_problem(const char *launcher, void *size)
+static gl_problem gram_problem(const char *launcher, bc_gram_size *z)
 {
     const double u = ldexp(1.0, -24), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
-    bc_gram_size *z = size;
-    gl_cmp_kind kind = bc_is_double(launcher) ? GL_CMP_DOUBLE : GL_CMP_FLOAT;
-    size_t elem = kind == GL_CMP_DOUBLE ? sizeof(double) : sizeof(float);
-    size_t bytes = (size_t)z->rows * BC_TILE * elem;
+    z->dbl = strstr(launcher, "double") != NULL;
+    gl_cmp_kind kind = z->dbl ? GL_CMP_DOUBLE : GL_CMP_FLOAT;
+    size_t elem = z->dbl ? sizeof(double) : sizeof(float), bytes = (size_t)z->rows * BC_TILE * elem;
     gl_problem p = {.what = z->what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1,
                     .ctx = z, .make = problem_make, .call = problem_call,
                     .inputs_read_only = 1};
-    z->dbl = kind == GL_CMP_DOUBLE;
     snprintf(z->what, sizeof z->what, "on %d rows", z->rows);
     /* a missing row bound writes the last tile whole: up to 31 rows past the end */
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .cmp = kind,
@@ -251,18 +202,15 @@ static void probe_call(void *ctx, const char *launcher, void *const *buf)
     gl_exec(launcher, a); /* bank_probe */
 }
 
-static gl_problem probe_problem(void *size)
+gl_problem bc_problem(const char *launcher, void *size)
 {
     gl_problem p = {.what = "on a pattern of 32 words", .inputs = 1, .outputs = 1, .ctx = size,
                     .make = probe_make, .call = probe_call, .reference = "bank_probe"};
+    if (strcmp(launcher, "bank_probe"))
+        return gram_problem(launcher, size);
     p.buf[0] = (gl_problem_buf){.name = "words", .bytes = 32 * sizeof(int)};
     p.buf[1] = (gl_problem_buf){.name = "sink", .bytes = sizeof(int), .scratch = 1};
     return p;
-}
-
-gl_problem bc_problem(const char *launcher, void *size)
-{
-    return strcmp(launcher, "bank_probe") ? gram_problem(launcher, size) : probe_problem(size);
 }
 
 /* ---- task 2: the conflict degree ---- */

@@ -7,24 +7,14 @@
 #include "bank_conflicts.h"
 #include "gpulabs.h"
 
-/* Is launcher one of the tile Gram matrices on doubles? */
-int bc_is_double(const char *launcher);
-
-/* The lab's problems (gl_problem.h) of launcher at size, which must outlive them:
- *
- * The tile Gram matrices' (size: a bc_gram_size), for the grader's correctness tests, queued
- * test and profile runs, and the demo: rows x BC_TILE random values in [-1, 1) of the
- * launcher's type (doubles not just floats widened); out checked on the host (.verify), floats
- * each within its own FP32 error bound (gl_matmul.h: T T^T is a matrix product), doubles within
- * one bound for all (the same bound in FP64, for the GPU's sum and the reference's); guard
- * zones a whole tile wide; its work (the demo's rate) bytes in + out. With timed set, the
- * grader's timed problem: inputs made on the GPU, the kit's unpadded kernel of the type the
- * reference, and no work (its claims compare times).
- *
- * The demo's probe's (launcher bank_probe, size a bc_probe_size): the given bank_probe, in whose
- * blocks of 8 warps lane i reads shared word first + i * stride BC_PROBE_ITERS times. No work:
- * its time is the pattern's cost. The probe is the kit's own, its own reference; its sink,
- * never written, is scratch. */
+/* The lab's problems (gl_problem.h) of launcher at size, which must outlive them. A tile Gram
+ * matrix's (size: a bc_gram_size), for the grader and the demo: rows x BC_TILE random values in
+ * [-1, 1) of the launcher's type (doubles not just floats widened), out checked on the host,
+ * guard zones a tile wide, its work bytes in + out; with timed set, the grader's timed problem:
+ * inputs made on the GPU, the kit's unpadded kernel the reference, no work (claims compare
+ * times). The demo's probe's (bank_probe, size a bc_probe_size): in blocks of 8 warps, lane i
+ * reads shared word first + i * stride BC_PROBE_ITERS times; no work (its time is the pattern's
+ * cost), its own reference, its sink scratch. */
 typedef struct {
     int rows;
     int timed; /* the grader's timed problem */
@@ -40,9 +30,8 @@ gl_problem bc_problem(const char *launcher, void *size);
 
 /* Asks the student's bank_conflict_degree (in the grader, in the student's process) about a
  * pattern where lane i reads word words[i] (what: its name), its answer into *got, and checks
- * it against want, the wavefronts the access takes. "" if right, else why not. The kit holds
- * no count of its own (that would be task 2's answer): the wavefronts of each pattern it asks
- * about are worked out beside it. */
+ * it against want, the wavefronts the access takes: "" if right, else why not. The kit holds
+ * no count of its own (that would be task 2's answer). */
 const char *bc_degree_check(const char *what, const int *words, int lanes, int want, int *got);
 
 #endif

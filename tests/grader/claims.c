@@ -36,7 +36,7 @@ static const char *problem(const char *run, char *words, size_t len, gl_problem 
 }
 
 /* run with each word "LO..HI" replaced by a number in [LO, HI] drawn from rng, in order: a
- * size drawn from the seed */
+ * size drawn from the seed ("LO..HI*STEP": that number times STEP, a multiple of STEP) */
 static void draw(const char *run, gl_rng *rng, char *out, size_t len)
 {
     char words[256], *argv[16];
@@ -44,11 +44,12 @@ static void draw(const char *run, gl_rng *rng, char *out, size_t len)
     size_t at = 0;
     out[0] = '\0';
     for (i = 0; i < n && at < len; i++) {
-        long lo, hi;
+        long lo, hi, step = 1;
         char tail;
-        if (sscanf(argv[i], "%ld..%ld%c", &lo, &hi, &tail) == 2)
+        if (sscanf(argv[i], "%ld..%ld%c", &lo, &hi, &tail) == 2 ||
+            sscanf(argv[i], "%ld..%ld*%ld%c", &lo, &hi, &step, &tail) == 3)
             at += (size_t)snprintf(out + at, len - at, "%s%lld", i ? " " : "",
-                                   (long long)gl_rng_range(rng, lo, hi));
+                                   (long long)(step * gl_rng_range(rng, lo, hi)));
         else
             at += (size_t)snprintf(out + at, len - at, "%s%s", i ? " " : "", argv[i]);
     }

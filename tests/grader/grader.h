@@ -420,7 +420,8 @@ typedef struct {
 typedef struct {
     /* "LAUNCHER SIZE...", as for a profile run; GL_RIGHT draws a size written "LO..HI" from
      * the test's random stream (gl_test_rng), in [LO, HI], in order: "transpose_tiled 1..3000
-     * 1..3000" (and in each of its cases, one stream through them all) */
+     * 1..3000" (and in each of its cases, one stream through them all); "LO..HI*STEP" draws
+     * one in [LO, HI] and multiplies it by STEP ("1..1024*256": whole blocks of 256) */
     const char *run;
     /* GL_RIGHT only: run's words followed in turn by each case's sizes, comma-separated
      * ("0 1, 1 7, 33 2"), each call on fresh inputs (its own gl_test_seed); the first wrong one
