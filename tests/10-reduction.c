@@ -4,7 +4,7 @@
  *                256, 512 and 1024 elements, or not; the grid-stride ones also on whole
  *                multiples of four grid strides and with a tail of three), and on an n drawn
  *                from the run's seed, in rows of calls on the same buffers, each call checked
- *                after the ones before it (lab.c's reduce_call_problem, by gl_problem_check):
+ *                after the ones before it (lab.h's reduce_problem, by gl_problem_check):
  *                exact on floats that are small integers, within an error bound on random
  *                floats, ints exact, also when the sum wraps past 2^31; the second call on new
  *                numbers (a launcher sums the input it is given, it does not remember a call),
@@ -43,7 +43,7 @@ static const int small[] = {0,   1,   2,   31,   32,   33,   255,  256,
                             257, 511, 512, 513, 1000, 1024, 4097, 65537};
 
 /* Each n of sizes: calls 1 .. calls of a row on the same buffers, each checked after the ones
- * before it (lab.c's reduce_call_problem); how: "", " wraps" or " same". */
+ * before it (lab.h's reduce_problem); how: "", " wraps" or " same". */
 static void check_rows(const char *launcher, const int *sizes, int nsizes, int calls,
                        const char *how)
 {
@@ -372,7 +372,7 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
 }
 
 /* The problem of a profile run or a probe (LAUNCHER [N], 2^20 elements by default), or of a
- * correctness check (LAUNCHER N CALL [wraps | same]: lab.h's reduce_call_problem). */
+ * correctness check (LAUNCHER N CALL [wraps | same]: lab.h's reduce_problem). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static reduce_size z;
@@ -383,10 +383,9 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
         (argc > 1 && gl_parse_long(argv[1], 1, 3, &call)) ||
         (*how && strcmp(how, "wraps") && strcmp(how, "same")))
         return -1;
-    z.n = (int)n;
-    *p = call ? reduce_call_problem(launcher, &z, (int)call, !strcmp(how, "wraps"),
-                                    !strcmp(how, "same"))
-              : reduce_problem(launcher, &z);
+    z = (reduce_size){.n = (int)n, .call = (int)call, .wraps = !strcmp(how, "wraps"),
+                      .same = !strcmp(how, "same")};
+    *p = reduce_problem(launcher, &z);
     return 0;
 }
 
