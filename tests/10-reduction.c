@@ -1,16 +1,13 @@
 /* 10-reduction.c: the grader's suite for lab 10-reduction.
  *
- *   correctness  every launcher on tiny, odd and large n (the grid-stride ones also on whole
- *                multiples of four grid strides and with a tail of three) and on an n drawn from
- *                the run's seed, in rows of calls on the same buffers, each call checked after
- *                the ones before it (lab.h's reduce_problem says on what and how); three
- *                calls of reduce_last_block on one input, the same bits each; the launchers
- *                return at once
- *   technique    the kernels each launcher really ran: the sequential tree has no tid % (2 s)
- *                (no rem; the given interleaved kernel has one) and a barrier per step; the
- *                shuffle, grid-stride and last-block kernels shuffle; the grid-stride ones add
- *                with a global atomic; the last block draws a ticket, adds no float atomic, and
- *                fences between the store of its partial and its ticket
+ *   correctness  every launcher on tiny, odd and large n and on one drawn from the seed, in rows
+ *                of calls on the same buffers, each call checked after the ones before it (lab.h's
+ *                reduce_problem says on what); three calls of reduce_last_block on one input, the
+ *                same bits each; the launchers return at once
+ *   technique    the kernels each launcher really ran, read from the PTX: the sequential tree has
+ *                no tid % (2 s) and a barrier per step; the shuffle, grid-stride and last-block
+ *                kernels shuffle; the grid-stride ones add with a global atomic; the last block
+ *                draws a ticket, adds no float atomic, and fences between its partial and ticket
  *   performance  timed by the judge on fresh inputs every call, every sum checked (lab.h's
  *                reduce_problem, 2^28 elements): sequential and shuffle against the given
  *                interleaved kernel, the grid-stride and last-block ones against the copy

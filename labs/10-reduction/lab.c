@@ -283,14 +283,14 @@ gl_problem reduce_problem(const char *launcher, void *size)
 {
     reduce_size *z = size;
     size_t bytes = (size_t)z->n * sizeof(float);
-    int copy = !strcmp(launcher, "gl_copy"), offset, len;
+    int copy = !strcmp(launcher, "gl_copy"), checked = z->call > 0 && !copy, offset, len;
     gl_problem p = {.what = z->what, .inputs = 1, .outputs = copy ? 1 : 2, .ctx = z,
                     .make = problem_make, .call = problem_call, .inputs_read_only = 1,
                     .hint = z->hint, .work = (copy ? 2.0 : 1.0) * (double)bytes,
                     .sets = REDUCE_SETS, .rounds = 5};
     z->ints = !strcmp(launcher, "reduce_grid_stride_int");
     z->launcher = launcher;
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = z->call ? room(z) : bytes,
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = checked ? room(z) : bytes,
                                 .outside = "`in` is read-only input (add in registers and "
                                            "shared memory, or in partial[])"};
     p.buf[1] = (gl_problem_buf){
@@ -303,7 +303,7 @@ gl_problem reduce_problem(const char *launcher, void *size)
     if (copy) {
         p.reference_fn = copy_of;
         p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes};
-    } else if (z->call) { /* the row's own inputs and calls, and its own check of the sum */
+    } else if (checked) { /* the row's own inputs and calls, and its own check of the sum */
         p.make = call_make;
         p.call = call_row;
         p.verify = call_verify;
@@ -313,7 +313,7 @@ gl_problem reduce_problem(const char *launcher, void *size)
     } else {
         p.reference = "reduce_interleaved";
     }
-    if (!z->call || copy) {
+    if (!checked) {
         snprintf(z->what, sizeof z->what, "at n = %d", z->n);
         snprintf(z->hint, sizeof z->hint, "every call must add up the whole of its own input "
                  "(expected: %s)%s%s", z->ints ? "its int sum, wrapping modulo 2^32"
