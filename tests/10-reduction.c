@@ -1,28 +1,16 @@
 /* 10-reduction.c: the grader's suite for lab 10-reduction.
  *
- *   correctness  every launcher on tiny, odd and large n (each a multiple of 32, of the blocks'
- *                256, 512 and 1024 elements, or not; the grid-stride ones also on whole
- *                multiples of four grid strides and with a tail of three), and on an n drawn
- *                from the run's seed, in rows of calls on the same buffers, each call checked
- *                after the ones before it (lab.c's reduce_call_problem, by gl_problem_check):
- *                exact on floats that are small integers, within an error bound on random
- *                floats, ints exact, also when the sum wraps past 2^31; the second call on new
- *                numbers (a launcher sums the input it is given, it does not remember a call),
- *                the grid-stride ones' third at in + 1; *sum and partial poisoned, guard zones,
- *                `in` unchanged, the elements past n set to a value that a read past n would
- *                add; reduce_last_block three times on the same input, the same bits each (the
- *                counter resets); the launchers return at once
- *   technique    the kernels each launcher really ran (lab.c's description): the sequential tree
- *                has no tid % (2 s) (no rem in its PTX; the given interleaved one has, so the
- *                test can tell) and a barrier per step; the shuffle and grid-stride kernels use
- *                shfl.sync.down; the grid-stride kernels add with a global atomic; the
- *                last-block kernel draws its ticket with atomicInc, adds no atomic, and has a
- *                device-wide fence between the store of its partial and the ticket
- *   performance  timed by the judge on fresh inputs every call (lab.c's problem, 2^28 elements
- *                each), every sum checked: sequential and shuffle against the lab's own
- *                interleaved kernel; the grid-stride and last-block launchers against the copy
- *                bandwidth (cudaMemcpy device to device of the same bytes, timed the same way,
- *                no subject alive)
+ *   correctness  every launcher on tiny, odd and large n and on one drawn from the seed, in rows
+ *                of calls on the same buffers, each call checked after the ones before it (lab.h's
+ *                reduce_problem says on what); three calls of reduce_last_block on one input, the
+ *                same bits each; the launchers return at once
+ *   technique    the kernels each launcher really ran, read from the PTX: the sequential tree has
+ *                no tid % (2 s) and a barrier per step; the shuffle, grid-stride and last-block
+ *                kernels shuffle; the grid-stride ones add with a global atomic; the last block
+ *                draws a ticket, adds no float atomic, and fences between its partial and ticket
+ *   performance  timed by the judge on fresh inputs every call, every sum checked (lab.h's
+ *                reduce_problem, 2^28 elements): sequential and shuffle against the given
+ *                interleaved kernel, the grid-stride and last-block ones against the copy
  *
  * No profile tests: the counters that tell the rungs apart (threads per instruction, shared
  * wavefronts) are dominated by the loads and the rem's own instructions; the timings say it
@@ -39,19 +27,18 @@
 #define BIG ((1 << 20) + 3)
 #define HUGE_N ((1 << 22) + 1)
 
-static const int small[] = {0,   1,   2,   31,   32,   33,   255,  256,
-                            257, 511, 512, 513, 1000, 1024, 4097, 65537};
-
 /* Each n of sizes: calls 1 .. calls of a row on the same buffers, each checked after the ones
- * before it (lab.c's reduce_call_problem); how: "", " wraps" or " same". */
+ * before it (lab.h's reduce_problem); how: "", " wraps" or " same". */
 static void check_rows(const char *launcher, const int *sizes, int nsizes, int calls,
                        const char *how)
 {
-    int s, call;
-    for (s = 0; s < nsizes; s++)
-        for (call = 1; call <= calls; call++)
+    for (int s = 0; s < nsizes; s++)
+        for (int call = 1; call <= calls; call++)
             gl_expect_right("%s %d %d%s", launcher, sizes[s], call, how);
 }
+#define ROWS(launcher, calls, how, ...)                                                       \
+    check_rows(launcher, (const int[]){__VA_ARGS__},                                          \
+               (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int)), calls, how)
 
 /* Large n; the grid-stride launchers (rows of three calls) also 4 grid strides (the unrolled
  * loop only, no tail) and 7 strides - 1 (a tail of three strides but one element), at their
@@ -64,8 +51,9 @@ static void check_large(const char *launcher, int calls)
     gl_device_require(&info);
     blocks = REDUCE_BLOCKS_PER_SM * info.sms;
     stride = (blocks < REDUCE_MAX_BLOCKS ? blocks : REDUCE_MAX_BLOCKS) * REDUCE_GRID_THREADS;
-    check_rows(launcher, (int[]){BIG, HUGE_N, 4 * stride, 7 * stride - 1}, calls == 3 ? 4 : 2,
-               calls, "");
+    ROWS(launcher, calls, "", BIG, HUGE_N);
+    if (calls == 3)
+        ROWS(launcher, calls, "", 4 * stride, 7 * stride - 1);
 }
 
 /* An n from the run's seed, from 1 to 2^23 on a log scale. */
@@ -76,7 +64,7 @@ static void check_random(const char *launcher, int calls)
     gl_test_rng(&rng);
     n = (int)gl_rng_range(&rng, 1, (int64_t)1 << gl_rng_range(&rng, 0, 23));
     gl_test_note("n = %d, from the seed", n);
-    check_rows(launcher, &n, 1, calls, "");
+    ROWS(launcher, calls, "", n);
 }
 
 /* A launcher's tests on tiny to odd n, on large n and on an n from the seed, in rows of calls:
@@ -85,7 +73,8 @@ static void check_random(const char *launcher, int calls)
 #define TESTS(id, words, calls, at, large_s, large)                                           \
     GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537" at)                 \
     {                                                                                         \
-        check_rows("reduce_" #id, small, (int)(sizeof small / sizeof small[0]), calls, "");   \
+        ROWS("reduce_" #id, calls, "", 0, 1, 2, 31, 32, 33, 255, 256, 257, 511, 512, 513,     \
+             1000, 1024, 4097, 65537);                                                        \
     }                                                                                         \
     GL_TEST(id##_large_n, GL_CORRECTNESS, 2, large_s, words ", n = 2^20 + 3, 2^22 + 1" large) \
     {                                                                                         \
@@ -106,7 +95,7 @@ GRID_TESTS(grid_stride_int, "grid-stride int")
 
 GL_TEST(grid_stride_int_wraps, GL_CORRECTNESS, 2, 15, "grid-stride int, a sum that wraps")
 {
-    check_rows("reduce_grid_stride_int", (int[]){2, 1000, 100003}, 3, 3, " wraps");
+    ROWS("reduce_grid_stride_int", 3, " wraps", 2, 1000, 100003);
 }
 
 GRID_TESTS(last_block, "last block")
@@ -115,7 +104,7 @@ GRID_TESTS(last_block, "last block")
  * additions), and each after the previous one left the counter where the next call needs it. */
 GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a row, same bits")
 {
-    check_rows("reduce_last_block", (int[]){HUGE_N}, 1, 3, " same");
+    ROWS("reduce_last_block", 3, " same", HUGE_N);
 }
 
 /* The launcher only enqueues its work: n = 2^20 + 3 behind a 150 ms kernel. */
@@ -144,11 +133,14 @@ static int technique_kernels(const char *launcher, const char *named, char (*nam
 
 /* A warp's sum in registers: shuffles down (__shfl_down_sync), butterflies (__shfl_xor_sync, the
  * handout's alternative, cg::reduce on older GPUs) or the warp-wide reduction instruction
- * (cg::reduce, __reduce_add_sync: redux.sync). */
-static int shuffles_down(const gl_ptx_entry *e)
+ * (cg::reduce, __reduce_add_sync: redux.sync); without one, the test fails with lesson. */
+static void expect_shuffles(const gl_ptx_entry *e, const char *kernel, const char *lesson,
+                            const char *more)
 {
-    return gl_ptx_count_with(e, "shfl", ".down") + gl_ptx_count_with(e, "shfl", ".bfly") +
-           gl_ptx_count(e, "redux.sync");
+    if (gl_ptx_count_with(e, "shfl", ".down") + gl_ptx_count_with(e, "shfl", ".bfly") +
+            gl_ptx_count(e, "redux.sync") == 0)
+        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: "
+                      "%s%s", kernel, lesson, more);
 }
 
 static void check_tree(const char *kernel)
@@ -178,15 +170,12 @@ GL_TEST(sequential_tree, GL_TECHNIQUE, 3, 10, "sequential: no tid % (2 s), a bar
 static void check_last_warp(const char *kernel)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    if (shuffles_down(e) == 0)
-        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: "
-                      "task 3 finishes the last warp's steps in registers with "
-                      "__shfl_down_sync%s",
-                      kernel,
-                      gl_ptx_barriers(e) > 2 || gl_ptx_count(e, "ld.volatile") > 0
-                          ? " (an unrolled last warp in shared memory, without barriers, relies "
-                            "on lockstep execution that Volta and later GPUs do not promise)"
-                          : "");
+    expect_shuffles(e, kernel, "task 3 finishes the last warp's steps in registers with "
+                    "__shfl_down_sync",
+                    gl_ptx_barriers(e) > 2 || gl_ptx_count(e, "ld.volatile") > 0
+                        ? " (an unrolled last warp in shared memory, without barriers, relies "
+                          "on lockstep execution that Volta and later GPUs do not promise)"
+                        : "");
     gl_expect_barriers(e, kernel, 2,
                        "one after the load and one after every step of the tree in shared memory");
     if (gl_ptx_count(e, "ld.shared") == 0)
@@ -202,12 +191,9 @@ GL_TEST(shuffle_last_warp, GL_TECHNIQUE, 3, 10, "shuffle: warp shuffles in the l
 static void check_grid_stride_kernel(const char *kernel)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    int adds = gl_ptx_count_with(e, "atom", ".add") + gl_ptx_count_with(e, "red", ".add");
-    if (shuffles_down(e) == 0)
-        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: "
-                      "task 4's block_sum adds within each warp with __shfl_down_sync (warp_sum)",
-                      kernel);
-    if (adds == 0)
+    expect_shuffles(e, kernel, "task 4's block_sum adds within each warp with __shfl_down_sync "
+                    "(warp_sum)", "");
+    if (gl_ptx_count_with(e, "atom", ".add") + gl_ptx_count_with(e, "red", ".add") == 0)
         gl_check_fail("%s has no atomic add in its PTX: each block adds its sum to *sum with "
                       "atomicAdd (one launch, no partials)", kernel);
 }
@@ -222,38 +208,29 @@ GL_TEST(grid_stride_shuffle_atomic, GL_TECHNIQUE, 3, 10,
 }
 
 /* A ticket: atomicInc (it wraps the counter back to 0 at the last ticket), or an integer
- * atomicAdd (then the last block resets the counter: the repeated-call tests see if not). */
-static int tickets(const gl_ptx_entry *e)
-{
-    return gl_ptx_count_with(e, "atom", ".inc") + gl_ptx_count_with(e, "atom", ".add.u32") +
-           gl_ptx_count_with(e, "atom", ".add.s32") + gl_ptx_count_with(e, "atom", ".add.u64");
-}
-
-/* atomicAdd on a float or double (atom or red .add.f32/.f64; half types carry .noftz) */
-static int float_adds(const gl_ptx_entry *e)
-{
-    static const char *const types[] = {".add.f32", ".add.f64", ".add.noftz.f16",
-                                        ".add.noftz.f16x2", ".add.noftz.bf16", ".add.noftz.bf16x2"};
-    int n = 0;
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        n += gl_ptx_count_with(e, "atom", types[i]) + gl_ptx_count_with(e, "red", types[i]);
-    return n;
-}
-
+ * atomicAdd (then the last block resets the counter: the repeated-call tests see if not); no
+ * atomicAdd on a float or double (atom or red .add.f32/.f64; half types carry .noftz). */
 static void check_ticket(const char *kernel)
 {
+    static const char *const float_adds[] = {".add.f32", ".add.f64", ".add.noftz.f16",
+                                             ".add.noftz.f16x2", ".add.noftz.bf16",
+                                             ".add.noftz.bf16x2"};
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    if (tickets(e) == 0)
+    int floats = 0;
+    for (size_t i = 0; i < sizeof float_adds / sizeof float_adds[0]; i++)
+        floats += gl_ptx_count_with(e, "atom", float_adds[i]) +
+                  gl_ptx_count_with(e, "red", float_adds[i]);
+    if (gl_ptx_count_with(e, "atom", ".inc") + gl_ptx_count_with(e, "atom", ".add.u32") +
+            gl_ptx_count_with(e, "atom", ".add.s32") + gl_ptx_count_with(e, "atom", ".add.u64") ==
+        0)
         gl_check_fail("%s draws no ticket (no atom.inc, no integer atom.add in its PTX): each "
                       "block draws one with atomicInc(&blocks_done, gridDim.x - 1), which also "
                       "wraps the counter back to 0 at the last ticket", kernel);
-    if (float_adds(e) > 0)
+    if (floats > 0)
         gl_check_fail("%s adds floats with atomicAdd: task 5 combines the blocks by the last "
                       "block alone, in a fixed order, so that the float sum is the same bits "
                       "every run", kernel);
-    if (shuffles_down(e) == 0)
-        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync): it uses task "
-                      "4's block_sum", kernel);
+    expect_shuffles(e, kernel, "it uses task 4's block_sum", "");
 }
 
 GL_TEST(last_block_ticket, GL_TECHNIQUE, 2, 10, "last block: a ticket, no float atomicAdd")
@@ -372,7 +349,7 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
 }
 
 /* The problem of a profile run or a probe (LAUNCHER [N], 2^20 elements by default), or of a
- * correctness check (LAUNCHER N CALL [wraps | same]: lab.h's reduce_call_problem). */
+ * correctness check (LAUNCHER N CALL [wraps | same]: lab.h's reduce_problem). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static reduce_size z;
@@ -383,10 +360,9 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
         (argc > 1 && gl_parse_long(argv[1], 1, 3, &call)) ||
         (*how && strcmp(how, "wraps") && strcmp(how, "same")))
         return -1;
-    z.n = (int)n;
-    *p = call ? reduce_call_problem(launcher, &z, (int)call, !strcmp(how, "wraps"),
-                                    !strcmp(how, "same"))
-              : reduce_problem(launcher, &z);
+    z = (reduce_size){.n = (int)n, .call = (int)call, .wraps = !strcmp(how, "wraps"),
+                      .same = !strcmp(how, "same")};
+    *p = reduce_problem(launcher, &z);
     return 0;
 }
 

@@ -1,6 +1,6 @@
-/* lab.c: lab 10-reduction described once (lab.h): its launchers, their hints, and its problem,
- * timed on inputs made on the GPU or checked call by call on the inputs that tell a wrong sum
- * apart. */
+/* lab.c: lab 10-reduction described once (lab.h): its launchers and their hints; its problem,
+ * timed on inputs made on the GPU, or a call of a row checked on inputs made on the host that
+ * tell a wrong sum apart; the demo's run to run. */
 #include "lab.h"
 
 #include <cuda_runtime_api.h>
@@ -76,7 +76,173 @@ static const char *hint(const char *name)
  * (1024 x 2^-24). */
 #define FLOAT_BOUND (1.0 / 16384.0)
 
-/* ---- the timed problem (lab.h) ---- */
+/* ---- a checked call of a row (lab.h) ---- */
+
+/* `in` holds PAST_N elements beyond n (and one before, for in + 1), all PAST_N_FLOAT or
+ * PAST_N_INT: a kernel that reads past n adds them, and its sum is off by a multiple of that
+ * value. */
+#define PAST_N 1024
+#define PAST_N_FLOAT 1000.0f
+#define PAST_N_INT 1000003
+#define EXACT_MAX_N (1 << 20) /* integer-valued floats are exact in any order up to this n */
+
+typedef enum { INTEGER_VALUED, RANDOM_FLOATS, SMALL_INTS, WRAPPING_INTS } input_kind;
+
+static const char *const kind_names[] = {
+    "integers in [-16, 16] stored as floats", "random floats in [-1, 1)",
+    "random ints in [-1000, 1000]", "random ints in [-2^30, 2^30] (the sum wraps)"};
+
+/* The input of call c of the row, at in + *offset. */
+static input_kind kind_of(const reduce_size *z, int c, int *offset)
+{
+    *offset = z->same || c == 3;
+    if (z->ints)
+        return z->wraps ? WRAPPING_INTS : SMALL_INTS;
+    return !z->same && c == 1 && z->n <= EXACT_MAX_N ? INTEGER_VALUED : RANDOM_FLOATS;
+}
+
+static size_t room(const reduce_size *z)
+{
+    return ((size_t)z->n + 1 + PAST_N) * sizeof(float);
+}
+
+/* Call c's input into dst, made on the host from z->seed (the same for every call with same),
+ * and its sums into z: the last input made is the checked call's. */
+static void make_input(reduce_size *z, int c, void *dst)
+{
+    size_t count = room(z) / sizeof(float), n = (size_t)z->n, i;
+    int offset, wraps;
+    input_kind kind = kind_of(z, c, &offset);
+    float *f = malloc(room(z));
+    int *x = (int *)f;
+    gl_rng rng;
+    if (!f)
+        gl_fail("out of host memory for n = %d", z->n);
+    gl_rng_init(&rng, z->same ? z->seed : gl_problem_seed(z->seed, c), "reduction input");
+    z->exact = kind == INTEGER_VALUED;
+    z->sum = z->abs_sum = 0.0;
+    z->int_sum = 0;
+    for (i = 0; i < count; i++) {
+        if (z->ints)
+            x[i] = PAST_N_INT;
+        else
+            f[i] = PAST_N_FLOAT;
+    }
+    if (z->ints) {
+        wraps = kind == WRAPPING_INTS;
+        gl_fill_int(&rng, x + offset, n, wraps ? -(1 << 30) : -1000, wraps ? 1 << 30 : 1000);
+        for (i = 0; i < n; i++)
+            z->int_sum += (unsigned)x[offset + i]; /* wraps modulo 2^32, like the GPU's */
+        if (z->int_sum == 0xffffffffu && n > 0) { /* the poison: an unwritten *sum would pass */
+            x[offset] += 1;
+            z->int_sum += 1;
+        }
+    }
+    for (i = offset; !z->ints && i < offset + n; i++) {
+        f[i] = z->exact ? (float)gl_rng_range(&rng, -16, 16) : gl_rng_float(&rng, -1.0f, 1.0f);
+        z->sum += f[i]; /* exact for the integer-valued input */
+        z->abs_sum += fabs(f[i]);
+    }
+    GL_CUDA(cudaMemcpy(dst, f, room(z), cudaMemcpyHostToDevice));
+    free(f);
+}
+
+static void call_make(void *ctx, int k, void *dst, unsigned long long seed)
+{
+    reduce_size *z = ctx;
+    (void)k;
+    z->seed = seed;
+    make_input(z, z->call, dst);
+}
+
+/* The row: calls 1 .. z->call on the same buffers, each on its own input with *sum and partial
+ * poisoned, as the earlier calls' own checks found them; the last is checked. */
+static void call_row(void *ctx, const char *launcher, void *const *buf)
+{
+    reduce_size *z = ctx;
+    int offset;
+    for (int c = 1; c <= z->call; c++) {
+        if (z->call > 1) { /* a call alone finds them as gl_problem_check made them */
+            make_input(z, c, buf[0]);
+            GL_CUDA(cudaMemset(buf[1], GL_POISON_BYTE, sizeof(float)));
+            GL_CUDA(cudaMemset(buf[2], GL_POISON_BYTE,
+                               (size_t)reduce_partials(z->n) * sizeof(float)));
+        }
+        kind_of(z, c, &offset);
+        reduce(launcher, buf[1], buf[2], (float *)buf[0] + offset, z->n); /* ints: 4 bytes too */
+        if (c == z->call)
+            break;
+        GL_CHECK_LAUNCH(launcher);
+        if (c == 1) /* what the later calls of a row with same must give again */
+            GL_CUDA(cudaMemcpy(&z->first_bits, buf[1], sizeof(float), cudaMemcpyDeviceToHost));
+    }
+}
+
+/* The checked call's *sum against the exact sum of its input, which gl_problem_check has
+ * found unchanged; with same, also against the first call's bits. */
+static const char *call_verify(void *ctx, void *const *buf, unsigned long long seed)
+{
+    static char why[2048];
+    const reduce_size *z = ctx;
+    const char *lesson = hint(z->launcher);
+    unsigned got, off;
+    float f, first;
+    double bound = z->exact ? 0.0 : FLOAT_BOUND * z->abs_sum, diff, steps;
+    (void)seed;
+    GL_CUDA(cudaMemcpy(&got, buf[1], sizeof got, cudaMemcpyDeviceToHost));
+    memcpy(&f, &got, sizeof f);
+    memcpy(&first, &z->first_bits, sizeof first);
+    off = got - z->int_sum;
+    diff = (double)f - z->sum;
+    steps = diff / PAST_N_FLOAT;
+    why[0] = '\0';
+    if (got == 0xffffffffu)
+        snprintf(why, sizeof why, "*sum was never written (still the poison%s). %s",
+                 z->ints ? ", -1" : "", lesson);
+    else if (z->ints && off != 0)
+        snprintf(why, sizeof why, "*sum is %d, expected %d (off by %d): the int sum is exact, "
+                 "wrapping modulo 2^32, in any order; an element dropped, counted twice%s, or "
+                 "a sum kept in a float (which rounds large values)? %s",
+                 (int)got, (int)z->int_sum, (int)off,
+                 off % PAST_N_INT == 0 ? " or read past n (the elements past n hold 1000003 "
+                                         "here)" : "",
+                 lesson);
+    else if (!z->ints && isnan(f))
+        snprintf(why, sizeof why, "*sum is NaN: the sum took in a value nobody wrote (the "
+                 "poison in partial[] or in *sum, which the grader fills with NaN before the "
+                 "call). %s", lesson);
+    else if (!z->ints && fabs(diff) > bound && z->exact)
+        snprintf(why, sizeof why, "*sum is %.1f, expected exactly %.1f (off by %.1f): on this "
+                 "input every order of the additions gives the exact sum, so an element was "
+                 "dropped or counted twice%s. %s",
+                 (double)f, z->sum, diff,
+                 steps == floor(steps) && steps > 0
+                     ? ", or the kernel read past n (the elements past n hold 1000 here, and "
+                       "it is off by a multiple of 1000)"
+                     : "",
+                 lesson);
+    else if (!z->ints && fabs(diff) > bound)
+        snprintf(why, sizeof why, "*sum is %.9g, expected %.9g within %.3g (off by %.3g): more "
+                 "than rounding; an element dropped, counted twice or read past n (the elements "
+                 "past n hold 1000 here)? %s",
+                 (double)f, z->sum, bound, diff, lesson);
+    if (!z->same || z->call == 1)
+        return why;
+    if (why[0])
+        snprintf(why + strlen(why), sizeof why - strlen(why), ". This is not the first call: "
+                 "blocks_done must be back at 0 after each launch (atomicInc with "
+                 "gridDim.x - 1 wraps it at the last ticket)");
+    else if (got != z->first_bits)
+        snprintf(why, sizeof why, "*sum is %.9g, and %.9g on call 1, on the same input: the "
+                 "order of the additions changed between runs. The last block adds "
+                 "partial[0 .. gridDim.x - 1] in a fixed order (thread t takes t, "
+                 "t + blockDim.x, ..., then block_sum), and each block's partial comes from "
+                 "the same elements in the same order; no float atomicAdd",
+                 (double)f, (double)first);
+    return why;
+}
+
+/* ---- the problem (lab.h): timed, or a checked call ---- */
 
 /* The floats' mean moves with the seed, by a multiple of 2^-10 up to 1/64 either way: a sum
  * left over from another call is off by a multiple of n / 1024, far beyond the error bound,
@@ -84,16 +250,11 @@ static const char *hint(const char *name)
 #define MEAN_STEPS 16
 #define MEAN_STEP (1.0f / 1024)
 
-static float mean_of(unsigned long long seed)
-{
-    unsigned long long x = (seed ^ (seed >> 31)) * 0xbf58476d1ce4e5b9ull;
-    return (float)((int)((x >> 40) % (2 * MEAN_STEPS + 1)) - MEAN_STEPS) * MEAN_STEP;
-}
-
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const reduce_size *z = ctx;
-    float mean = mean_of(seed);
+    unsigned long long x = (seed ^ (seed >> 31)) * 0xbf58476d1ce4e5b9ull;
+    float mean = (float)((int)((x >> 40) % (2 * MEAN_STEPS + 1)) - MEAN_STEPS) * MEAN_STEP;
     (void)k;
     if (z->ints)
         gl_device_fill_int(dst, (size_t)z->n, -1000, 1000, seed);
@@ -122,30 +283,20 @@ static void copy_of(void *ctx, void *const *buf)
     gl_device_copy_words_strided(buf[1], 1, buf[0], 1, (size_t)((const reduce_size *)ctx)->n);
 }
 
-/* The buffers of a call of n elements in in_bytes (`in` and what surrounds it), and their
- * words when a call writes outside them. */
-static gl_problem problem_of(const char *launcher, reduce_size *z, size_t in_bytes)
+gl_problem reduce_problem(const char *launcher, void *size)
 {
+    reduce_size *z = size;
     size_t bytes = (size_t)z->n * sizeof(float);
-    int copy = !strcmp(launcher, "gl_copy");
+    int copy = !strcmp(launcher, "gl_copy"), checked = z->call > 0 && !copy, offset, len;
     gl_problem p = {.what = z->what, .inputs = 1, .outputs = copy ? 1 : 2, .ctx = z,
                     .make = problem_make, .call = problem_call, .inputs_read_only = 1,
                     .hint = z->hint, .work = (copy ? 2.0 : 1.0) * (double)bytes,
                     .sets = REDUCE_SETS, .rounds = 5};
     z->ints = !strcmp(launcher, "reduce_grid_stride_int");
     z->launcher = launcher;
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = in_bytes,
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = checked ? room(z) : bytes,
                                 .outside = "`in` is read-only input (add in registers and "
                                            "shared memory, or in partial[])"};
-    if (copy) {
-        p.reference_fn = copy_of;
-        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes};
-        return p;
-    }
-    if (z->ints)
-        p.reference_fn = int_sum;
-    else
-        p.reference = "reduce_interleaved";
     p.buf[1] = (gl_problem_buf){
         .name = "*sum", .bytes = sizeof(float), .cmp = z->ints ? GL_CMP_WORDS : GL_CMP_FLOAT,
         .atol = z->ints ? 0.0 : FLOAT_BOUND * z->n * (1.0 + MEAN_STEPS * MEAN_STEP),
@@ -153,248 +304,39 @@ static gl_problem problem_of(const char *launcher, reduce_size *z, size_t in_byt
     p.buf[2] = (gl_problem_buf){.name = "partial",
                                 .bytes = (size_t)reduce_partials(z->n) * sizeof(float),
                                 .scratch = 1, .outside = "block b writes partial[b] only"};
-    return p;
-}
-
-gl_problem reduce_problem(const char *launcher, void *size)
-{
-    reduce_size *z = size;
-    gl_problem p = problem_of(launcher, z, (size_t)z->n * sizeof(float));
-    z->call = z->wraps = z->same = 0;
-    snprintf(z->what, sizeof z->what, "at n = %d", z->n);
-    snprintf(z->hint, sizeof z->hint, "every call must add up the whole of its own input "
-             "(expected: %s)%s%s", z->ints ? "its int sum, wrapping modulo 2^32"
-                                           : "the kit's reduce_interleaved of it",
-             *hint(launcher) ? ". " : "", hint(launcher));
-    return p;
-}
-
-/* ---- a checked call (lab.h) ---- */
-
-/* `in` holds PAST_N elements beyond n (and one before, for in + 1), all PAST_N_FLOAT or
- * PAST_N_INT: a kernel that reads past n adds them, and its sum is off by a multiple of that
- * value. */
-#define PAST_N 1024
-#define PAST_N_FLOAT 1000.0f
-#define PAST_N_INT 1000003
-#define INTEGER_VALUED_MAX 16
-#define EXACT_MAX_N (1 << 20) /* integer-valued floats are exact in any order up to this n */
-
-typedef enum { INTEGER_VALUED, RANDOM_FLOATS, SMALL_INTS, WRAPPING_INTS } input_kind;
-
-static const char *const kind_names[] = {
-    "integers in [-16, 16] stored as floats", "random floats in [-1, 1)",
-    "random ints in [-1000, 1000]", "random ints in [-2^30, 2^30] (the sum wraps)"};
-
-/* The input of call c of the row, at in + *offset. */
-static input_kind kind_of(const reduce_size *z, int c, int *offset)
-{
-    *offset = z->same || c == 3;
-    if (z->ints)
-        return z->wraps ? WRAPPING_INTS : SMALL_INTS;
-    return !z->same && c == 1 && z->n <= EXACT_MAX_N ? INTEGER_VALUED : RANDOM_FLOATS;
-}
-
-static size_t room(const reduce_size *z)
-{
-    return ((size_t)z->n + 1 + PAST_N) * sizeof(float);
-}
-
-/* Call c's input into dst, made on the host from z->seed (the same for every call with
- * same). */
-static void make_input(const reduce_size *z, int c, void *dst)
-{
-    size_t count = room(z) / sizeof(float), i;
-    int offset;
-    input_kind kind = kind_of(z, c, &offset);
-    void *host = malloc(room(z));
-    gl_rng rng;
-    if (!host)
-        gl_fail("out of host memory for n = %d", z->n);
-    gl_rng_init(&rng, z->same ? z->seed : gl_problem_seed(z->seed, c), "reduction input");
-    if (!z->ints) {
-        float *x = host;
-        for (i = 0; i < count; i++)
-            x[i] = PAST_N_FLOAT;
-        for (x += offset, i = 0; i < (size_t)z->n; i++)
-            x[i] = kind == INTEGER_VALUED
-                       ? (float)gl_rng_range(&rng, -INTEGER_VALUED_MAX, INTEGER_VALUED_MAX)
-                       : gl_rng_float(&rng, -1.0f, 1.0f);
+    if (copy) {
+        p.reference_fn = copy_of;
+        p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes};
+    } else if (checked) { /* the row's own inputs and calls, and its own check of the sum */
+        p.make = call_make;
+        p.call = call_row;
+        p.verify = call_verify;
+        p.hint = NULL;
+    } else if (z->ints) {
+        p.reference_fn = int_sum;
     } else {
-        int *x = host;
-        unsigned sum = 0;
-        for (i = 0; i < count; i++)
-            x[i] = PAST_N_INT;
-        x += offset;
-        gl_fill_int(&rng, x, (size_t)z->n, kind == WRAPPING_INTS ? -(1 << 30) : -1000,
-                    kind == WRAPPING_INTS ? 1 << 30 : 1000);
-        for (i = 0; i < (size_t)z->n; i++)
-            sum += (unsigned)x[i];
-        if (sum == 0xffffffffu && z->n > 0) /* the poison: an unwritten *sum would pass */
-            x[0] += 1;
+        p.reference = "reduce_interleaved";
     }
-    GL_CUDA(cudaMemcpy(dst, host, room(z), cudaMemcpyHostToDevice));
-    free(host);
-}
-
-static void call_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    reduce_size *z = ctx;
-    (void)k;
-    z->seed = seed;
-    make_input(z, z->call, dst);
-}
-
-/* The row: calls 1 .. z->call on the same buffers, each finding its own input and *sum and
- * partial poisoned, as the earlier calls' own checks found them; the last is checked. */
-static void call_row(void *ctx, const char *launcher, void *const *buf)
-{
-    reduce_size *z = ctx;
-    int c, offset;
-    for (c = 1; c <= z->call; c++) {
-        if (z->call > 1) {
-            make_input(z, c, buf[0]);
-            GL_CUDA(cudaMemset(buf[1], GL_POISON_BYTE, sizeof(float)));
-            GL_CUDA(cudaMemset(buf[2], GL_POISON_BYTE,
-                               (size_t)reduce_partials(z->n) * sizeof(float)));
-        }
-        kind_of(z, c, &offset);
-        reduce(launcher, buf[1], buf[2], (float *)buf[0] + offset, z->n); /* ints: 4 bytes too */
-        if (c < z->call)
-            GL_CHECK_LAUNCH(launcher);
-        if (z->same && c == 1 && c < z->call)
-            GL_CUDA(cudaMemcpy(&z->first_bits, buf[1], sizeof(float), cudaMemcpyDeviceToHost));
+    if (!checked) {
+        snprintf(z->what, sizeof z->what, "at n = %d", z->n);
+        snprintf(z->hint, sizeof z->hint, "every call must add up the whole of its own input "
+                 "(expected: %s)%s%s", z->ints ? "its int sum, wrapping modulo 2^32"
+                                               : "the kit's reduce_interleaved of it",
+                 *hint(launcher) ? ". " : "", hint(launcher));
+        return p;
     }
-}
-
-/* Why the float sum got is wrong for the input x (n elements), or "" (into why). */
-static void float_sum_wrong(const reduce_size *z, float got, const float *x, int exact,
-                            char *why, size_t len)
-{
-    double sum = 0.0, abs_sum = 0.0, bound, diff, steps;
-    unsigned bits;
-    int i;
-    for (i = 0; i < z->n; i++) {
-        sum += x[i]; /* exact for the integer-valued input */
-        abs_sum += fabs(x[i]);
-    }
-    bound = exact ? 0.0 : FLOAT_BOUND * abs_sum;
-    diff = (double)got - sum;
-    steps = diff / PAST_N_FLOAT;
-    memcpy(&bits, &got, sizeof bits);
-    if (bits == 0xffffffffu)
-        snprintf(why, len, "*sum was never written (still the poison). %s", hint(z->launcher));
-    else if (isnan(got))
-        snprintf(why, len, "*sum is NaN: the sum took in a value nobody wrote (the poison in "
-                 "partial[] or in *sum, which the grader fills with NaN before the call). %s",
-                 hint(z->launcher));
-    else if (fabs(diff) <= bound)
-        return;
-    else if (exact)
-        snprintf(why, len, "*sum is %.1f, expected exactly %.1f (off by %.1f): on this input "
-                 "every order of the additions gives the exact sum, so an element was dropped "
-                 "or counted twice%s. %s",
-                 (double)got, sum, diff,
-                 steps == floor(steps) && steps > 0
-                     ? ", or the kernel read past n (the elements past n hold 1000 here, and "
-                       "it is off by a multiple of 1000)"
-                     : "",
-                 hint(z->launcher));
-    else
-        snprintf(why, len, "*sum is %.9g, expected %.9g within %.3g (off by %.3g): more than "
-                 "rounding; an element dropped, counted twice or read past n (the elements "
-                 "past n hold 1000 here)? %s",
-                 (double)got, sum, bound, diff, hint(z->launcher));
-}
-
-static void int_sum_wrong(const reduce_size *z, unsigned got, const int *x, char *why,
-                          size_t len)
-{
-    unsigned sum = 0, diff;
-    int i;
-    for (i = 0; i < z->n; i++)
-        sum += (unsigned)x[i]; /* wraps modulo 2^32, like the GPU's */
-    diff = got - sum;
-    if (got == 0xffffffffu)
-        snprintf(why, len, "*sum was never written (still the poison, -1). %s",
-                 hint(z->launcher));
-    else if (got != sum)
-        snprintf(why, len, "*sum is %d, expected %d (off by %d): the int sum is exact, "
-                 "wrapping modulo 2^32, in any order; an element dropped, counted twice%s, or "
-                 "a sum kept in a float (which rounds large values)? %s",
-                 (int)got, (int)sum, (int)diff,
-                 diff % PAST_N_INT == 0 ? " or read past n (the elements past n hold 1000003 "
-                                          "here)" : "",
-                 hint(z->launcher));
-}
-
-/* The checked call's *sum against the exact sum of its input, which gl_problem_check has
- * found unchanged; with same, also the first call's bits. */
-static const char *call_verify(void *ctx, void *const *buf, unsigned long long seed)
-{
-    static char why[2048];
-    const reduce_size *z = ctx;
-    void *in = malloc(room(z));
-    unsigned got;
-    float f;
-    int offset;
-    input_kind kind = kind_of(z, z->call, &offset);
-    (void)seed;
-    if (!in)
-        gl_fail("out of host memory for n = %d", z->n);
-    why[0] = '\0';
-    GL_CUDA(cudaMemcpy(in, buf[0], room(z), cudaMemcpyDeviceToHost));
-    GL_CUDA(cudaMemcpy(&got, buf[1], sizeof got, cudaMemcpyDeviceToHost));
-    memcpy(&f, &got, sizeof f);
-    if (z->ints)
-        int_sum_wrong(z, got, (const int *)in + offset, why, sizeof why);
-    else
-        float_sum_wrong(z, f, (const float *)in + offset, kind == INTEGER_VALUED, why,
-                        sizeof why);
-    free(in);
-    if (why[0] && z->same && z->call > 1)
-        snprintf(why + strlen(why), sizeof why - strlen(why), ". This is not the first call: "
-                 "blocks_done must be back at 0 after each launch (atomicInc with "
-                 "gridDim.x - 1 wraps it at the last ticket)");
-    else if (!why[0] && z->same && z->call > 1 && got != z->first_bits) {
-        float first;
-        memcpy(&first, &z->first_bits, sizeof first);
-        snprintf(why, sizeof why, "*sum is %.9g, and %.9g on call 1, on the same input: the "
-                 "order of the additions changed between runs. The last block adds "
-                 "partial[0 .. gridDim.x - 1] in a fixed order (thread t takes t, "
-                 "t + blockDim.x, ..., then block_sum), and each block's partial comes from "
-                 "the same elements in the same order; no float atomicAdd",
-                 (double)f, (double)first);
-    }
-    return why;
-}
-
-gl_problem reduce_call_problem(const char *launcher, reduce_size *z, int call, int wraps,
-                               int same)
-{
-    gl_problem p;
-    int offset;
-    input_kind kind;
-    z->call = call;
-    z->wraps = wraps;
-    z->same = same;
-    p = problem_of(launcher, z, room(z));
-    p.make = call_make;
-    p.call = call_row;
-    p.reference = NULL;
-    p.reference_fn = NULL;
-    p.verify = call_verify;
-    p.hint = NULL;
-    kind = kind_of(z, call, &offset);
-    snprintf(z->what, sizeof z->what, "with n = %d, %s%s", z->n, kind_names[kind],
-             offset ? ", starting at in + 1 (not 16-byte aligned)" : "");
-    if (same)
-        snprintf(z->what + strlen(z->what), sizeof z->what - strlen(z->what),
-                 ", call %d of a row on the same input", call);
-    else if (call == 2)
-        snprintf(z->what + strlen(z->what), sizeof z->what - strlen(z->what),
-                 " (the second call on the same buffers, with new numbers: the first was right. "
-                 "Did the first call leave something behind, or is a sum remembered?)");
+    len = snprintf(z->what, sizeof z->what, "with n = %d, %s", z->n,
+                   kind_names[kind_of(z, z->call, &offset)]);
+    if (offset)
+        len += snprintf(z->what + len, sizeof z->what - len, ", starting at in + 1 (not "
+                        "16-byte aligned)");
+    if (z->same)
+        snprintf(z->what + len, sizeof z->what - len, ", call %d of a row on the same input",
+                 z->call);
+    else if (z->call == 2)
+        snprintf(z->what + len, sizeof z->what - len, " (the second call on the same buffers, "
+                 "with new numbers: the first was right. Did the first call leave something "
+                 "behind, or is a sum remembered?)");
     return p;
 }
 
