@@ -5,7 +5,9 @@
 
 #include "gl_buffer.h"
 #include "gl_check.h"
+#include "gl_demo.h"
 #include "gl_device_data.h"
+#include "gl_exec.h"
 
 #include <cuda_runtime_api.h>
 #include <float.h>
@@ -235,7 +237,10 @@ static void problem_make(void *ctx, int i, void *dst, unsigned long long seed)
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const gl_matmul *z = ctx;
-    z->call(z, launcher, matrix(z, 2, buf[2]), matrix(z, 0, buf[0]), matrix(z, 1, buf[1]));
+    gl_arg args[] = {GL_P(matrix(z, 2, buf[2])), GL_P(matrix(z, 0, buf[0])),
+                     GL_P(matrix(z, 1, buf[1])), GL_I(z->m), GL_I(z->n), GL_I(z->k),
+                     GL_I(z->extra[0]), GL_I(z->extra[1])};
+    gl_exec(launcher, args);
 }
 
 static float *download(const void *d, size_t n)
@@ -311,4 +316,24 @@ gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z)
     p.buf[2].cmp = GL_CMP_FLOAT;
     p.buf[2].guard = z->guard;
     return p;
+}
+
+int gl_matmul_parse(gl_matmul *z, int argc, char **argv, long max)
+{
+    static const char matrices[] = "abc";
+    const char *which = argc == 4 && argv[3][0] && !argv[3][1] ? strchr(matrices, argv[3][0])
+                                                              : NULL; /* the misaligned one */
+    long d[3];
+    int i, sizes = argc >= 3 ? 3 : argc;
+    if (argc < 1 || argc == 2 || argc > 4 || (argc == 4 && !which))
+        return -1;
+    for (i = 0; i < sizes; i++)
+        if (gl_parse_long(argv[i], i == 2 ? 0 : 1, max, &d[i]))
+            return -1;
+    z->m = (int)d[0];
+    z->n = (int)(sizes == 1 ? d[0] : d[1]);
+    z->k = (int)(sizes == 1 ? d[0] : d[2]);
+    if (which)
+        z->misaligned[which - matrices] = 1;
+    return 0;
 }

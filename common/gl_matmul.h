@@ -62,9 +62,9 @@ struct gl_matmul_s {
     /* what a wrong C most likely means, in the lab's terms (cmp: what the comparison found;
      * launcher: z->launcher) */
     const char *(*hint)(const gl_matmul *z, const gl_cmp *cmp);
-    /* runs launcher once on C = A B (device pointers) */
-    void (*call)(const gl_matmul *z, const char *launcher, float *c, const float *a,
-                 const float *b);
+    /* a call runs the launcher by name (gl_exec) on (c, a, b, m, n, k) and then extra's ints,
+     * which a launcher whose layout has no place for them never sees */
+    int extra[2];        /* more arguments after m, n and k: a block's rows and columns */
     const char *launcher;     /* set by gl_matmul_problem */
     char what[128];           /* set by gl_matmul_problem: "at m = n = k = 2048" */
     char allocation[3][32];   /* set by gl_matmul_problem: a misaligned matrix's buffer in the
@@ -75,6 +75,11 @@ struct gl_matmul_s {
 /* The problem of launcher on z, its ctx; z must outlive it. Sets z->launcher, z->what and
  * z->allocation. */
 gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z);
+
+/* z's sizes from the words of a test or a profile run: "M N K" (k may be 0) or "DIM" (m = n = k),
+ * each at most max, then "a", "b" or "c" to start that matrix one float past a 16-byte boundary.
+ * Returns 0, or -1 when the words are not that. */
+int gl_matmul_parse(gl_matmul *z, int argc, char **argv, long max);
 
 #ifdef __cplusplus
 }

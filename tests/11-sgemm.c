@@ -1,22 +1,17 @@
 /* 11-sgemm.c: the grader's suite for lab 11-sgemm.
  *
- *   correctness  the four launchers on tiny, odd and tile-sized shapes (each dimension a
- *                multiple of the block tiles, of 4, or neither), on the 128-bit path (k and n
- *                multiples of 4) and the scalar one, on misaligned pointers, and on a shape
- *                drawn from the run's seed, each on the lab's problem (lab.c, gl_matmul.h: a
- *                CPU reference in double with the FP32 error bound of each element, guards,
- *                read-only inputs); the launchers return at once
+ *   correctness  the four launchers on tiny, odd and tile-sized shapes, on the 128-bit path and
+ *                the scalar one, on misaligned pointers and on a shape drawn from the run's
+ *                seed, each on the lab's problem (lab.c, gl_matmul.h: a CPU reference in double
+ *                with each element's FP32 error bound, guards, read-only inputs); the launchers
+ *                return at once
  *   technique    from the PTX and the ptxas report of the kernels the launchers ran: shared
  *                tiles, barriers, multiply-adds per shared load (the register reuse of tasks 1
  *                and 2), 128-bit global and shared loads (tasks 3 and 4), two buffers (task 4),
  *                and no local memory in the register-tiled kernels
- *   performance  at 4096^3, the judge's clock, fresh inputs every call (GL_LAB.timed): each
- *                task against the lab's own 32 x 32 tiled kernel, and tasks 3 and 4 as a share
- *                of cuBLAS FP32 (the lab's given sgemm_cublas); never one of the student's
- *                launchers against another
- *   profile      shared-memory wavefronts per load instruction of task 3 (Nsight Compute): the
- *                quadrants' 128-bit loads take the minimum, an 8 x 8 square per thread
- *                conflicts on B */
+ *   performance  each task against the lab's own 32 x 32 tiled kernel, and tasks 3 and 4 as a
+ *                share of cuBLAS FP32; never one of the student's launchers against another
+ *   profile      shared-memory wavefronts per load instruction of task 3 (Nsight Compute) */
 #include "grader.h"
 #include "inspect.h"
 
@@ -54,11 +49,9 @@
 static void check_random(const char *launcher)
 {
     gl_rng rng;
-    int m, n, k;
     gl_test_rng(&rng);
-    m = (int)gl_rng_range(&rng, 1, 700);
-    n = (int)gl_rng_range(&rng, 1, 700);
-    k = (int)gl_rng_range(&rng, 0, 300);
+    int m = (int)gl_rng_range(&rng, 1, 700), n = (int)gl_rng_range(&rng, 1, 700),
+        k = (int)gl_rng_range(&rng, 0, 300);
     if (gl_rng_range(&rng, 0, 1)) {
         n = (n + 3) / 4 * 4;
         k = (k + 3) / 4 * 4;
@@ -166,13 +159,11 @@ GL_KERNEL_TEST(blocktiled_2d_register_tile, 2,
  * shared memory (ld.shared.v4). */
 static void check_128bit(const char *kernel, int task)
 {
-    const gl_ptx_entry *e;
-    int global_v4, shared_v4;
     check_tiles(kernel, (long)(BM * BK + BK * BN) * 4,
                 "a BK x BM tile of A (transposed) and a BK x BN tile of B", task);
-    e = gl_kernel_entry(kernel);
-    global_v4 = gl_ptx_count_with(e, "ld.global", ".v4");
-    shared_v4 = gl_ptx_count_with(e, "ld.shared", ".v4");
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    int global_v4 = gl_ptx_count_with(e, "ld.global", ".v4"),
+        shared_v4 = gl_ptx_count_with(e, "ld.shared", ".v4");
     if (global_v4 == 0)
         gl_check_fail("%s has no 128-bit global load (ld.global.v4) in its PTX: load each "
                       "thread's float4 of A and of B with load4, which issues one where the "
@@ -315,20 +306,9 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static gl_matmul z;
-    static const char matrices[] = "abc";
-    long d[3] = {160, 136, 24}; /* m, n, k */
-    int i, sizes = argc >= 3 ? 3 : argc;
-    const char *which = argc == 4 && argv[3][0] && !argv[3][1] ? strchr(matrices, argv[3][0])
-                                                              : NULL; /* the misaligned one */
-    if (argc == 2 || argc > 4 || (argc == 4 && !which))
+    z = (gl_matmul){.m = 160, .n = 136, .k = 24, .sample = SGEMM_SAMPLE};
+    if (argc && gl_matmul_parse(&z, argc, argv, 8192))
         return -1;
-    for (i = 0; i < sizes; i++)
-        if (gl_parse_long(argv[i], i == 2 ? 0 : 1, 8192, &d[i]))
-            return -1;
-    z = (gl_matmul){.m = (int)d[0], .n = (int)(argc == 1 ? d[0] : d[1]),
-                    .k = (int)(argc == 1 ? d[0] : d[2]), .sample = SGEMM_SAMPLE};
-    if (which)
-        z.misaligned[which - matrices] = 1;
     *p = sgemm_describe(launcher, &z);
     return 0;
 }

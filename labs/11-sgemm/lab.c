@@ -4,13 +4,7 @@
 #include <string.h>
 
 typedef void (*sgemm_fn)(float *c, const float *a, const float *b, int m, int n, int k);
-
-static long long call_sgemm(void *fn, const gl_arg *a)
-{
-    ((sgemm_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p, (int)a[3].i,
-                   (int)a[4].i, (int)a[5].i);
-    return 0;
-}
+GL_INVOKER(call_sgemm, sgemm_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i, (int)a[5].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"sgemm_cublas", "pppiii", call_sgemm, GL_GIVEN},
@@ -54,15 +48,6 @@ static const char *hint(const gl_matmul *z, const gl_cmp *c)
            "buffer buf, and every tile, the last one too, is used once";
 }
 
-/* runs launcher on C = A B: in the demo, the linked one; in the grader, the student's in its
- * own process, or the kit's own (sgemm_naive, sgemm_tiled, sgemm_cublas) */
-static void call(const gl_matmul *z, const char *launcher, float *c, const float *a,
-                 const float *b)
-{
-    gl_arg args[] = {GL_P(c), GL_P(a), GL_P(b), GL_I(z->m), GL_I(z->n), GL_I(z->k)};
-    gl_exec(launcher, args);
-}
-
 gl_problem sgemm_describe(const char *launcher, void *size)
 {
     gl_matmul *z = size;
@@ -76,6 +61,5 @@ gl_problem sgemm_describe(const char *launcher, void *size)
     /* a missing edge test writes up to a block tile (BM rows or BN columns) too far */
     z->guard = (size_t)BM * ((size_t)z->n + BN) * sizeof(float) + 4096;
     z->hint = hint;
-    z->call = call;
     return gl_matmul_problem(launcher, z);
 }
