@@ -300,6 +300,8 @@ gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z)
                              z->k);
     for (i = 0; i < 3; i++) {
         gl_problem_buf *b = &p.buf[i];
+        if (!z->name[i])
+            z->name[i] = i == 0 ? "A" : i == 1 ? "B" : "C";
         b->name = z->name[i];
         b->bytes = (count(z, i) + (size_t)z->misaligned[i]) * sizeof(float);
         b->row = i == 0 ? (size_t)z->k : (size_t)z->n;

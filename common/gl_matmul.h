@@ -54,7 +54,7 @@ struct gl_matmul_s {
     size_t full;         /* C compared whole up to this many elements */
     int sample;          /* random elements of a larger C compared, besides its edges */
     const char *lab;     /* "09-matmul-tiling": names the sample's random draw */
-    const char *name[3]; /* A, B and C in the messages: "a", "b", "c" */
+    const char *name[3]; /* A, B and C in the messages: "a", "b", "c" (NULL: "A", "B", "C") */
     const char *outside; /* what a call may write around C, in the lab's words (a guard
                           * zone written): gl_problem_buf.outside */
     size_t guard;        /* C's guard zones, bytes each side: as far as a missing bounds test

@@ -1,11 +1,9 @@
 /* 02-coalescing.c: the grader's suite for lab 02-coalescing.
  *
  *   correctness  strided copy, structure-of-arrays kick (only vx changes) and matrix add on
- *                every class of size (n a multiple of the block or of 32 or neither; rows a
- *                multiple of 32, of 8 or neither, columns a multiple of 32 or not, each
- *                separately), tiny and large ones, and one drawn from the run's seed, each
- *                checked on the lab's problem (lab.c: gl_problem_check, guards, inputs
- *                read-only); the launchers return at once (the work is on the GPU)
+ *                every class of size (below), tiny and large ones, and one drawn from the run's
+ *                seed, each checked on the lab's problem (lab.c: gl_problem_check, guards,
+ *                inputs read-only); the launchers return at once (the work is on the GPU)
  *   technique    the kick reads arrays of floats, not 32-byte records; the matrix add does
  *                not scale threadIdx.x by the row length
  *   performance  against the lab's own kernels (copy_float, kick_aos, matrix_add_naive),
@@ -145,9 +143,9 @@ GL_COUNTER(add_sectors, 2, "matrix add: 4 sectors per request", .counter = secto
                    "along the row?")
 
 /* The largest timed problem's memory (MiB), in buffers of 256 MiB (257 with their guards): the
- * SoA kick's 12 calls of 2^24 particles of 32 bytes, the particles made again and the
- * reference's records, 28 (8 calls of a copy of 2^26 floats, its in and out and both made
- * again, 18; 5 calls of a matrix add of 8192 x 8192, a, b, c and the three made again, 18). */
+ * SoA kick's 12 calls of 2^24 particles of 32 bytes, the particles made again and the reference's
+ * records, 28 (8 calls of a copy of 2^26 floats, its in and out and both made again, 18; 5 calls
+ * of a matrix add of 8192 x 8192, a, b, c and the three made again, 18). */
 #define POOL_MIB (28 * 257 + 64)
 
 /* The timed problem: the copies on 2^26 floats (strided_copy at stride 1), the kicks on 2^24
