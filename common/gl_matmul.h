@@ -38,7 +38,13 @@ float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, in
 size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, int n, int k,
                        size_t full, int random, gl_rng *rng, gl_cmp *cmp);
 
-/* ---- the product as a lab's problem (gl_problem.h): labs 09 and 11 ----
+/* The same on the GPU on a sample (a, b and got device pointers): C's edges and `random`
+ * elements, each against the reference and its bound computed as on the host (for timed calls,
+ * whose 4096^3 products would take the CPU seconds). */
+size_t gl_matmul_check_device(const float *a, const float *b, const float *got, int m, int n,
+                              int k, int random, gl_rng *rng, gl_cmp *cmp);
+
+/* ---- the product as a lab's problem (gl_problem.h; gl_matmul_problem.c): labs 09 and 11 ----
  * C = A B at m x n x k, A and B random floats in [-1, 1) made on the GPU from the seed, C
  * checked by the lab's own check (gl_problem.verify): within each element's FP32 error bound,
  * every element on the host up to `full` elements, else on the GPU on C's first and last rows

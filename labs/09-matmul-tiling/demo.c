@@ -17,7 +17,7 @@
 #define BLOCK(rows, cols) STR(rows) "x" STR(cols) /* "16x16" */
 
 static gl_matmul sizes[16]; /* each row's product (the variants' or the study's), its block */
-static char launches[16];     /* naive_block_launches's: one a block of C */
+static char launches[16];   /* naive_block_launches's: one a block of C */
 
 /* Row i of a part: its label, its launcher, its block (its key, read back into its size) and
  * the row it improves on; its pct_of_cublas is of cuBLAS at its size (row 4, or 15: hidden). */
