@@ -15,7 +15,6 @@
 
 #include "lab.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* ---- correctness: each case on the lab's problem (lab.c), inputs from the test's seed ---- */
