@@ -61,6 +61,27 @@ void gl_demo_parse(int argc, char **argv, const char *usage, int max_values, lon
     }
 }
 
+void gl_demo_dims(int argc, char **argv, const char *usage, int ndims, long def, long max,
+                  gl_demo_args *args, int *dims)
+{
+    char said[128] = "";
+    size_t w = 0;
+    int i, j;
+    gl_demo_parse(argc, argv, usage, ndims, 1, max, args);
+    for (i = 0; i < ndims; i++) {
+        dims[i] = (int)(i < args->nvalues ? args->values[i] : i ? dims[i - 1] : def);
+        if (w < sizeof said)
+            w += (size_t)snprintf(said + w, sizeof said - w, "%s%d", i ? " x " : "", dims[i]);
+    }
+    for (i = 0; i < ndims; i++)
+        for (j = i + 1; j < ndims; j++)
+            if ((long long)dims[i] * dims[j] >= (1LL << 31)) {
+                fprintf(stderr, "%s: %s has a matrix of 2^31 elements or more; the lab's int "
+                                "indices do not reach that far\n", argv[0], said);
+                exit(2);
+            }
+}
+
 int gl_demo_end(gl_table *table, const gl_demo_args *args, int wrong, const char *lab)
 {
     int status = 0;

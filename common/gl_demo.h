@@ -23,6 +23,12 @@ typedef struct {
 void gl_demo_parse(int argc, char **argv, const char *usage, int max_values, long lo, long hi,
                    gl_demo_args *args);
 
+/* A demo's sizes: gl_demo_parse's "[--csv FILE] [D1 [D2 ...]]", ndims of them, each in [1, max];
+ * one not given is the one before it (the first: def). Two of them that multiply to 2^31 or
+ * more (a matrix the labs' int indices do not reach) print why to stderr and exit 2. */
+void gl_demo_dims(int argc, char **argv, const char *usage, int ndims, long def, long max,
+                  gl_demo_args *args, int *dims);
+
 /* Parses a decimal integer in [lo, hi]; 0, or -1 if it is not one. */
 int gl_parse_long(const char *text, long lo, long hi, long *value);
 

@@ -42,7 +42,13 @@ float gl_matmul_ref_at(const float *a, const float *b, int n, int k, int row, in
 size_t gl_matmul_check(const float *a, const float *b, const float *got, int m, int n, int k,
                        size_t full, int random, gl_rng *rng, gl_cmp *cmp);
 
-/* ---- the product as a lab's problem (gl_problem.h): labs 09 and 11 ----
+/* The same on the GPU on a sample (a, b and got device pointers): C's edges and `random`
+ * elements, each against the reference and its bound computed as on the host (for timed calls,
+ * whose 4096^3 products would take the CPU seconds). */
+size_t gl_matmul_check_device(const float *a, const float *b, const float *got, int m, int n,
+                              int k, int random, gl_rng *rng, gl_cmp *cmp);
+
+/* ---- the product as a lab's problem (gl_problem.h; gl_matmul_problem.c): labs 09 and 11 ----
  * C = A B at m x n x k, A and B random floats in [-1, 1) made on the GPU from the seed, C
  * checked by the lab's own check (gl_problem.verify): within each element's FP32 error bound,
  * every element on the host up to `full` elements, else on the GPU on C's first and last rows
@@ -58,7 +64,7 @@ struct gl_matmul_s {
     size_t full;         /* C compared whole up to this many elements */
     int sample;          /* random elements of a larger C compared, besides its edges */
     const char *lab;     /* "09-matmul-tiling": names the sample's random draw */
-    const char *name[3]; /* A, B and C in the messages: "a", "b", "c" */
+    const char *name[3]; /* A, B and C in the messages: "a", "b", "c" (NULL: "A", "B", "C") */
     const char *outside; /* what a call may write around C, in the lab's words (a guard
                           * zone written): gl_problem_buf.outside */
     size_t guard;        /* C's guard zones, bytes each side: as far as a missing bounds test
@@ -66,9 +72,9 @@ struct gl_matmul_s {
     /* what a wrong C most likely means, in the lab's terms (cmp: what the comparison found;
      * launcher: z->launcher) */
     const char *(*hint)(const gl_matmul *z, const gl_cmp *cmp);
-    /* runs launcher once on C = A B (device pointers) */
-    void (*call)(const gl_matmul *z, const char *launcher, float *c, const float *a,
-                 const float *b);
+    /* a call runs the launcher by name (gl_exec) on (c, a, b, m, n, k) and then extra's ints,
+     * which a launcher whose layout has no place for them never sees */
+    int extra[2];        /* more arguments after m, n and k: a block's rows and columns */
     const char *launcher;     /* set by gl_matmul_problem */
     char what[128];           /* set by gl_matmul_problem: "at m = n = k = 2048" */
     char allocation[3][32];   /* set by gl_matmul_problem: a misaligned matrix's buffer in the
@@ -79,6 +85,11 @@ struct gl_matmul_s {
 /* The problem of launcher on z, its ctx; z must outlive it. Sets z->launcher, z->what and
  * z->allocation. */
 gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z);
+
+/* z's sizes from the words of a test or a profile run: "M N K" (k may be 0) or "DIM" (m = n = k),
+ * each at most max, then "a", "b" or "c" to start that matrix one float past a 16-byte boundary.
+ * Returns 0, or -1 when the words are not that. */
+int gl_matmul_parse(gl_matmul *z, int argc, char **argv, long max);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,9 @@
 /* 02-coalescing.c: the grader's suite for lab 02-coalescing.
  *
  *   correctness  strided copy, structure-of-arrays kick (only vx changes) and matrix add on
- *                every class of size (n a multiple of the block or of 32 or neither; rows a
- *                multiple of 32, of 8 or neither, columns a multiple of 32 or not, each
- *                separately), tiny and large ones, and one drawn from the run's seed, each
- *                checked on the lab's problem (lab.c: gl_problem_check, guards, inputs
- *                read-only); the launchers return at once (the work is on the GPU)
+ *                every class of size (below), tiny and large ones, and one drawn from the run's
+ *                seed, each checked on the lab's problem (lab.c: gl_problem_check, guards,
+ *                inputs read-only); the launchers return at once (the work is on the GPU)
  *   technique    the kick reads arrays of floats, not 32-byte records; the matrix add does
  *                not scale threadIdx.x by the row length
  *   performance  against the lab's own kernels (copy_float, kick_aos, matrix_add_naive),
@@ -17,7 +15,6 @@
 
 #include "lab.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* ---- correctness: each case on the lab's problem (lab.c), inputs from the test's seed ---- */
@@ -92,24 +89,12 @@ static void check_soa_layout(const char *kernel)
                       kernel);
 }
 
-static void check_add_mapping(const char *kernel)
-{
-    const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    char why[256];
-    if (!strstr(e->body, "%tid.x"))
-        gl_check_fail("%s does not use threadIdx.x", kernel);
-    if (gl_ptx_scales_tid_x(e, why, sizeof why))
-        gl_check_fail("in %s a value computed from threadIdx.x is multiplied by a run-time value "
-                      "(%s): threadIdx.x picks the row, so the 32 threads of a warp are a whole "
-                      "row apart. Let threadIdx.x pick the column: col = blockIdx.x * "
-                      "blockDim.x + threadIdx.x",
-                      kernel, why);
-}
-
 GL_KERNEL_TEST(soa_layout, 3, "SoA kick: arrays of floats, no records", "kick_soa",
                "kick_soa_kernel", check_soa_layout(k))
 GL_KERNEL_TEST(add_mapping, 3, "matrix add: threadIdx.x along a row", "matrix_add",
-               "matrix_add_kernel", check_add_mapping(k))
+               "matrix_add_kernel",
+               gl_expect_tid_x_along_row(gl_kernel_entry(k), k,
+                                         "the 32 threads of a warp are a whole row apart"))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
@@ -133,41 +118,33 @@ GL_FASTER(add_vs_naive, 4, "matrix add faster than naive mapping", .launcher = "
 
 /* ---- profile: Nsight Compute counters ---- */
 
-static void sectors_detail(const double *v, char *out, size_t len)
-{
-    snprintf(out, len, "%.0f sectors, %.0f requests", v[0], v[1]);
-}
+/* sectors of 32 bytes per global load request, kernel by kernel (counters.c): 4 when a warp
+ * reads 32 consecutive floats, up to 32 when strided */
+static const gl_counter *const sectors = &gl_global_load_sectors;
 
-/* 4 when a warp reads 32 consecutive floats, up to 32 when strided */
-static const gl_counter sectors = {
-    "sectors of 32 bytes per global load request",
-    (const char *const[]){"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                          "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"},
-    2, 1u, 2u, sectors_detail};
-
-GL_COUNTER(stride1_sectors, 2, "stride 1: 4 sectors per request", .counter = &sectors,
+GL_COUNTER(stride1_sectors, 2, "stride 1: 4 sectors per request", .counter = sectors,
            .run = "strided_copy 1048576 1", .at_most = 6.0, /* 4 = 32 floats; stride 2: 8 */
            .hint = "A warp reading 32 consecutive floats needs 4: does thread i read element i?")
 
-GL_COUNTER(stride32_sectors, 2, "stride 32: 32 sectors per request", .counter = &sectors,
+GL_COUNTER(stride32_sectors, 2, "stride 32: 32 sectors per request", .counter = sectors,
            .run = "strided_copy 1048576 32", .at_least = 16.0,
            .hint = "With floats 128 bytes apart, every thread of a warp needs a sector of its "
                    "own (32): does it read in[i * stride]?")
 
-GL_COUNTER(soa_sectors, 2, "SoA kick: 4 sectors per request", .counter = &sectors,
+GL_COUNTER(soa_sectors, 2, "SoA kick: 4 sectors per request", .counter = sectors,
            .run = "kick_soa 1048576", .at_most = 6.0,
            .hint = "32 consecutive floats of one array need 4: is every field read from its own "
                    "array?")
 
-GL_COUNTER(add_sectors, 2, "matrix add: 4 sectors per request", .counter = &sectors,
+GL_COUNTER(add_sectors, 2, "matrix add: 4 sectors per request", .counter = sectors,
            .run = "matrix_add 2048 2048", .at_most = 6.0,
            .hint = "A warp reading 32 consecutive floats of a row needs 4: does threadIdx.x walk "
                    "along the row?")
 
 /* The largest timed problem's memory (MiB), in buffers of 256 MiB (257 with their guards): the
- * SoA kick's 12 calls of 2^24 particles of 32 bytes, the particles made again and the
- * reference's records, 28 (8 calls of a copy of 2^26 floats, its in and out and both made
- * again, 18; 5 calls of a matrix add of 8192 x 8192, a, b, c and the three made again, 18). */
+ * SoA kick's 12 calls of 2^24 particles of 32 bytes, the particles made again and the reference's
+ * records, 28 (8 calls of a copy of 2^26 floats, its in and out and both made again, 18; 5 calls
+ * of a matrix add of 8192 x 8192, a, b, c and the three made again, 18). */
 #define POOL_MIB (28 * 257 + 64)
 
 /* The timed problem: the copies on 2^26 floats (strided_copy at stride 1), the kicks on 2^24

@@ -1,20 +1,19 @@
 /* 09-matmul-tiling.c: the grader's suite for lab 09-matmul-tiling.
  *
  *   correctness  every launcher on tiny sizes, k = 0, each dimension a multiple of TILE = 32,
- *                of NAIVE_BLOCK = 16 only, or of neither (one dimension at a time), and a size
- *                drawn from the run's seed, each on the lab's problem (lab.c, gl_matmul.h: a
- *                CPU reference in double with the FP32 error bound of each element, guards,
- *                read-only inputs); the study's block shapes; the launchers return at once
- *   technique    in the kernels the launchers ran: the tiled kernel has two TILE x TILE
- *                __shared__ tiles and a barrier after writing them and one after reading them;
- *                the naive kernel does not scale threadIdx.x by a row length (the given
- *                swapped kernel does, so the test can tell)
- *   performance  the judge's clock, fresh inputs every call (GL_LAB.timed): naive and tiled
- *                against the lab's own swapped kernel, the block launches against the lab's
- *                own empty launch
- *   profile      global load requests (Nsight Compute): the tiled kernel issues about TILE
- *                times fewer than the naive product's 2 m n k / 32; sectors per request show
- *                the naive kernel's coalescing */
+ *                of NAIVE_BLOCK = 16 only, or of neither, and a size drawn from the run's seed,
+ *                each on the lab's problem (lab.c, gl_matmul.h: a CPU reference in double with
+ *                each element's FP32 error bound, guards, read-only inputs); the study's block
+ *                shapes; the launchers return at once
+ *   technique    in the kernels the launchers ran: the tiled kernel's two TILE x TILE __shared__
+ *                tiles, a barrier after writing them and one after reading them; the naive
+ *                kernel does not scale threadIdx.x by a row length (the given swapped kernel
+ *                does, so the test can tell)
+ *   performance  naive and tiled against the lab's own swapped kernel, the block launches
+ *                against the lab's own empty launch
+ *   profile      global load requests (Nsight Compute): the tiled kernel issues about TILE times
+ *                fewer than the naive product's 2 m n k / 32; sectors per request show the
+ *                naive kernel's coalescing */
 #include "grader.h"
 #include "inspect.h"
 
@@ -79,14 +78,10 @@ static void check_shared_tiles(const char *kernel)
                                  "memory: __shared__ float a_tile[TILE][TILE], b_tile[TILE][TILE]";
     gl_ptx_shared sh[8];
     gl_ptx_entry e;
-    char *ptx;
-    long total = 0;
-    int count;
-
     gl_kernel_shared_bytes(kernel, lesson);
-    ptx = gl_kernel_ptx(kernel, &e);
-    count = gl_ptx_shared_arrays(ptx, &e, sh, 8);
-    total = gl_kernel_shared_total(kernel); /* an extern array as large as its launches */
+    char *ptx = gl_kernel_ptx(kernel, &e);
+    int count = gl_ptx_shared_arrays(ptx, &e, sh, 8);
+    long total = gl_kernel_shared_total(kernel); /* an extern array as large as its launches */
     if (total < 2L * TILE * TILE * (long)sizeof(float))
         gl_check_fail("%s's __shared__ arrays hold %ld bytes in all, less than two %d x %d "
                       "tiles of floats (%ld bytes): one tile of A and one of B",
@@ -131,21 +126,14 @@ GL_KERNEL_TEST(tiled_barriers, 3, "tiled: a barrier after writing, after reading
 static void check_coalesced(const char *kernel)
 {
     gl_ptx_entry given;
-    const gl_ptx_entry *e;
     char why[256], *ptx = gl_given_ptx("matmul_naive_swapped_kernel", &given);
     gl_given_tells_apart(gl_ptx_scales_tid_x(&given, why, sizeof why),
                          "matmul_naive_swapped_kernel",
                          "does not multiply threadIdx.x by a row length");
     free(ptx);
-    e = gl_kernel_entry(kernel);
-    if (!strstr(e->body, "%tid.x"))
-        gl_check_fail("%s does not use threadIdx.x: is it still a TODO?", kernel);
-    if (gl_ptx_scales_tid_x(e, why, sizeof why))
-        gl_check_fail("in %s a value computed from threadIdx.x is multiplied by a run-time value "
-                      "(%s): threadIdx.x picks the row, so a warp's loads of a and stores to c "
-                      "are a whole row apart, as in the given swapped kernel. Let threadIdx.x "
-                      "pick the column: col = blockIdx.x * blockDim.x + threadIdx.x",
-                      kernel, why);
+    gl_expect_tid_x_along_row(gl_kernel_entry(kernel), kernel,
+                              "a warp's loads of a and stores to c are a whole row apart, as in "
+                              "the given swapped kernel");
 }
 
 GL_KERNEL_TEST(naive_coalesced, 3, "naive: threadIdx.x along the columns", "matmul_naive",
@@ -170,10 +158,10 @@ GL_FASTER(tiled_vs_swapped, 4, "tiled faster than any naive kernel", .launcher =
                   "5.6x). Does each thread load one element of each tile per step, and the "
                   "inner loop read only the shared tiles (TILE uses of each loaded element)?")
 
-static void empty_call(void *ctx, int i)
+static void empty_call(void *args, int i)
 {
     (void)i;
-    matmul_empty(*(int *)ctx);
+    gl_exec("matmul_empty_launch", args);
 }
 
 /* A stream runs its kernels one after another, and each launch costs its
@@ -184,8 +172,9 @@ GL_TEST(block_launches_vs_empty, GL_PERFORMANCE, 3, 120, "block launches pay a l
 {
     int blocks = (LAUNCH_DIM + NAIVE_BLOCK - 1) / NAIVE_BLOCK, launches = blocks * blocks;
     gl_timed empty = {1, 5, NULL, empty_call, NULL, NULL};
+    gl_arg args[] = {GL_I(launches)};
     gl_problem p;
-    double te = gl_time_baseline(&empty, &launches),
+    double te = gl_time_baseline(&empty, args),
            tb = gl_timed_ms("matmul_naive_block_launches", "launches", &p);
     gl_test_margin(tb / te, MIN_LAUNCH_SHARE, 1);
     if (tb < MIN_LAUNCH_SHARE * te)
@@ -239,11 +228,11 @@ GL_COUNTER(naive_sectors_per_request, 3, "naive: coalesced loads",
  * the block launches; each call's C checked on its edges and PERF_SAMPLE random elements. */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
-    static matmul_size z;
+    static gl_matmul z;
     int launches = on && !strcmp(on, "launches"), dim = launches ? LAUNCH_DIM : PERF_DIM;
     if (on && *on && !launches)
         return -1;
-    z = (matmul_size){{.m = dim, .n = dim, .k = dim, .sample = PERF_SAMPLE}, 0, 0};
+    z = (gl_matmul){.m = dim, .n = dim, .k = dim, .sample = PERF_SAMPLE};
     *p = matmul_describe(launcher, &z);
     return 0;
 }
@@ -253,19 +242,19 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
  * a probe (96 x 80 x 40; matmul_naive_shape with NAIVE_BLOCK x NAIVE_BLOCK blocks). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    static matmul_size z;
+    static gl_matmul z;
     const gl_launcher *found = gl_launcher_find(launcher);
     int shape = found && !strcmp(found->layout, "pppiiiii");
-    long d[5] = {96, 80, 40, NAIVE_BLOCK, NAIVE_BLOCK}; /* m, n, k, rows, cols */
-    int i;
+    long block[2] = {NAIVE_BLOCK, NAIVE_BLOCK}; /* rows, cols */
+    z = (gl_matmul){.m = 96, .n = 80, .k = 40, .sample = MATMUL_SAMPLE};
     if (argc != 0 && (!found || argc != (shape ? 5 : 3) ||
-                      (!shape && strcmp(found->layout, "pppiii") != 0)))
+                      (!shape && strcmp(found->layout, "pppiii") != 0) ||
+                      gl_matmul_parse(&z, 3, argv, 4096) ||
+                      (shape && (gl_parse_long(argv[3], 1, 1024, &block[0]) ||
+                                 gl_parse_long(argv[4], 1, 1024, &block[1])))))
         return -1;
-    for (i = 0; i < argc; i++)
-        if (gl_parse_long(argv[i], i == 2 ? 0 : 1, i < 3 ? 4096 : 1024, &d[i]))
-            return -1;
-    z = (matmul_size){{.m = (int)d[0], .n = (int)d[1], .k = (int)d[2], .sample = MATMUL_SAMPLE},
-                      (int)d[3], (int)d[4]};
+    z.extra[0] = (int)block[0];
+    z.extra[1] = (int)block[1];
     *p = matmul_describe(launcher, &z);
     return 0;
 }

@@ -1,22 +1,15 @@
 /* 11-sgemm.c: the grader's suite for lab 11-sgemm.
  *
- *   correctness  the four launchers on tiny, odd and tile-sized shapes (each dimension a
- *                multiple of the block tiles, of 4, or neither), on the 128-bit path (k and n
- *                multiples of 4) and the scalar one, on misaligned pointers, and on a shape
- *                drawn from the run's seed, each on the lab's problem (lab.c, gl_matmul.h: a
- *                CPU reference in double with the FP32 error bound of each element, guards,
- *                read-only inputs); the launchers return at once
- *   technique    from the PTX and the ptxas report of the kernels the launchers ran: shared
- *                tiles, barriers, multiply-adds per shared load (the register reuse of tasks 1
- *                and 2), 128-bit global and shared loads (tasks 3 and 4), two buffers (task 4),
- *                and no local memory in the register-tiled kernels
- *   performance  at 4096^3, the judge's clock, fresh inputs every call (GL_LAB.timed): each
- *                task against the lab's own 32 x 32 tiled kernel, and tasks 3 and 4 as a share
- *                of cuBLAS FP32 (the lab's given sgemm_cublas); never one of the student's
- *                launchers against another
- *   profile      shared-memory wavefronts per load instruction of task 3 (Nsight Compute): the
- *                quadrants' 128-bit loads take the minimum, an 8 x 8 square per thread
- *                conflicts on B */
+ *   correctness  the four launchers on tiny, odd and tile-sized shapes, the 128-bit path and the
+ *                scalar one, misaligned pointers and a shape drawn from the run's seed, each on
+ *                the lab's problem (lab.c, gl_matmul.h: a CPU reference in double with each
+ *                element's FP32 error bound, guards, read-only inputs); they return at once
+ *   technique    the PTX and ptxas report of the kernels the launchers ran: shared tiles,
+ *                barriers, multiply-adds per shared load (register reuse, tasks 1 and 2), 128-bit
+ *                global and shared loads (3, 4), two buffers (4), no local memory (2 to 4)
+ *   performance  each task against the lab's own 32 x 32 tiled kernel, and tasks 3 and 4 as a
+ *                share of cuBLAS FP32; never one of the student's launchers against another
+ *   profile      shared-memory wavefronts per load instruction of task 3 (Nsight Compute) */
 #include "grader.h"
 #include "inspect.h"
 
@@ -24,11 +17,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-/* Multiply-adds per shared-load instruction in the PTX (static counts): the
- * given 32 x 32 tiled kernel has 0.5, task 1's reference 0.89 (TM1 = 8 FMAs
- * for 8 + 1 loads), task 2's 4 (64 FMAs for 16 loads). */
+/* Multiply-adds per shared-load instruction in the PTX (static counts): the given 32 x 32 tiled
+ * kernel has 0.5, task 1's reference 0.89 (TM1 = 8 FMAs, 8 + 1 loads), task 2's 4 (64 for 16). */
 #define MIN_1D_FMA_PER_SHARED_LOAD 0.75
 #define MIN_2D_FMA_PER_SHARED_LOAD 2.0
 
@@ -40,25 +31,21 @@
 
 /* tiny ones, k = 0 (C = 0), exactly one 128 x 128 x 8 tile */
 #define SMALL "1 1 1, 1 1 300, 7 5 0, 4 4 1024, 128 128 8"
-/* n or k not a multiple of 4 (the scalar path), nor of the tiles; m a multiple of
- * 128 or of 64 only with n or k odd */
+/* n or k not a multiple of 4 (the scalar path), nor of the tiles; m of 128 or of 64 only */
 #define ODD "129 127 9, 300 301 302, 257 1000 33, 256 129 64, 64 200 30"
-/* k and n multiples of 4 (the 128-bit path); m, n, k multiples of the tiles, of 64
- * only, of 8 (BK) or of 4 only */
+/* k, n multiples of 4 (the 128-bit path); m, n, k of the tiles, of 64 only, of BK = 8 or of 4 */
 #define VECTOR_PATH "256 256 256, 260 132 68, 192 320 100, 384 192 40"
 /* 260 x 132 x 68 with a, b or c one float past a 16-byte boundary */
 #define MISALIGNED "260 132 68 a, 260 132 68 b, 260 132 68 c"
 
-/* A shape from the run's seed; n and k rounded up to multiples of 4 every
- * other seed, so that both paths come up. */
+/* A shape from the run's seed; n and k rounded up to multiples of 4 every other seed, so that
+ * both paths come up. */
 static void check_random(const char *launcher)
 {
     gl_rng rng;
-    int m, n, k;
     gl_test_rng(&rng);
-    m = (int)gl_rng_range(&rng, 1, 700);
-    n = (int)gl_rng_range(&rng, 1, 700);
-    k = (int)gl_rng_range(&rng, 0, 300);
+    int m = (int)gl_rng_range(&rng, 1, 700), n = (int)gl_rng_range(&rng, 1, 700),
+        k = (int)gl_rng_range(&rng, 0, 300);
     if (gl_rng_range(&rng, 0, 1)) {
         n = (n + 3) / 4 * 4;
         k = (k + 3) / 4 * 4;
@@ -91,8 +78,7 @@ CORRECTNESS(prefetch, "prefetch", 2)
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
 
-/* The tiles: both in shared memory, used (ptxas reserves them), with a
- * barrier after the loads and one after the math. */
+/* Both tiles in shared memory, used (ptxas reserves them); barriers after the loads and the math */
 static void check_tiles(const char *kernel, long min_bytes, const char *tiles, int task)
 {
     char lesson[256];
@@ -115,18 +101,15 @@ static double fma_per_shared_load(const gl_ptx_entry *e, int *fma, int *loads)
 static void check_register_reuse(const char *kernel)
 {
     gl_ptx_entry e;
-    char *ptx;
-    int fma, loads, given_fma, given_loads;
-    double r, given;
-
+    int fma, loads;
     check_tiles(kernel, (long)(BM1 * BK1 + BK1 * BN1) * 4,
                 "a BM1 x BK1 tile of A and a BK1 x BN1 tile of B", 1);
-    ptx = gl_given_ptx("sgemm_tiled_kernel", &e);
-    given = fma_per_shared_load(&e, &given_fma, &given_loads);
+    char *ptx = gl_given_ptx("sgemm_tiled_kernel", &e);
+    double given = fma_per_shared_load(&e, &fma, &loads);
     free(ptx);
     gl_given_tells_apart(given < MIN_1D_FMA_PER_SHARED_LOAD, "sgemm_tiled_kernel",
                          "has as many multiply-adds per shared load as task 1 needs");
-    r = fma_per_shared_load(gl_kernel_entry(kernel), &fma, &loads);
+    double r = fma_per_shared_load(gl_kernel_entry(kernel), &fma, &loads);
     if (r < MIN_1D_FMA_PER_SHARED_LOAD)
         gl_check_fail("%s has %d fma.rn.f32 for %d shared loads in its PTX (%.2f per load, like "
                       "the given tiled kernel's %.2f): read each value of B into a register "
@@ -144,11 +127,9 @@ GL_KERNEL_TEST(blocktiled_1d_register_reuse, 2,
 static void check_register_tile(const char *kernel)
 {
     int fma, loads;
-    double r;
-
     check_tiles(kernel, (long)(BM * BK + BK * BN) * 4,
                 "a BM x BK tile of A and a BK x BN tile of B", 2);
-    r = fma_per_shared_load(gl_kernel_entry(kernel), &fma, &loads);
+    double r = fma_per_shared_load(gl_kernel_entry(kernel), &fma, &loads);
     if (r < MIN_2D_FMA_PER_SHARED_LOAD)
         gl_check_fail("%s has %d fma.rn.f32 for %d shared loads in its PTX (%.2f per load): per "
                       "step i, load TM values of A and TN of B into registers and do all TM x "
@@ -162,17 +143,14 @@ GL_KERNEL_TEST(blocktiled_2d_register_tile, 2,
                "2D tiles: shared tiles, barriers, FMAs per shared load", "sgemm_blocktiled_2d",
                "sgemm_blocktiled_2d_kernel", check_register_tile(k))
 
-/* 128-bit loads from global memory (ld.global.v4.f32, or .nc) and from
- * shared memory (ld.shared.v4). */
+/* 128-bit loads from global memory (ld.global.v4.f32, or .nc) and shared memory (ld.shared.v4) */
 static void check_128bit(const char *kernel, int task)
 {
-    const gl_ptx_entry *e;
-    int global_v4, shared_v4;
     check_tiles(kernel, (long)(BM * BK + BK * BN) * 4,
                 "a BK x BM tile of A (transposed) and a BK x BN tile of B", task);
-    e = gl_kernel_entry(kernel);
-    global_v4 = gl_ptx_count_with(e, "ld.global", ".v4");
-    shared_v4 = gl_ptx_count_with(e, "ld.shared", ".v4");
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    int global_v4 = gl_ptx_count_with(e, "ld.global", ".v4"),
+        shared_v4 = gl_ptx_count_with(e, "ld.shared", ".v4");
     if (global_v4 == 0)
         gl_check_fail("%s has no 128-bit global load (ld.global.v4) in its PTX: load each "
                       "thread's float4 of A and of B with load4, which issues one where the "
@@ -210,9 +188,8 @@ static void check_two_buffers(const char *kernel)
 GL_KERNEL_TEST(prefetch_two_buffers, 2, "prefetch: two buffers of each tile",
                "sgemm_prefetch", "sgemm_prefetch_kernel", check_two_buffers(k))
 
-/* A register array indexed by a value the compiler cannot resolve at compile
- * time (a loop it does not unroll, a run-time index) is placed in local
- * memory: per-thread memory in DRAM, behind the L1. */
+/* A register array indexed by a value the compiler cannot resolve at compile time (a loop it does
+ * not unroll, a run-time index) lives in local memory: per-thread DRAM, behind the L1. */
 static void check_no_local_memory(const char *kernel)
 {
     int fma = gl_ptx_count(gl_kernel_entry(kernel), "fma.rn.f32"), registers;
@@ -236,10 +213,9 @@ GL_KERNEL_TEST(prefetch_no_local_memory, 1, "prefetch: no local memory",
                "sgemm_prefetch", "sgemm_prefetch_kernel", check_no_local_memory(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
- * Rates at 4096^3, bounds set well inside the measured effect (README.md has the numbers; the
- * comments give the NVIDIA H200's): at most two thirds of the reference's gain over the given
- * tiled kernel (lab 09's 32 x 32 one), and of its share of cuBLAS FP32 (the given
- * sgemm_cublas). A verdict must not flip between runs. */
+ * Rates at 4096^3, each bound at most two thirds of the reference's gain over the given 32 x 32
+ * tiled kernel (lab 09's), or of its share of cuBLAS FP32: a verdict must not flip between runs
+ * (README.md has the numbers; the comments give the NVIDIA H200's). */
 
 GL_FASTER(blocktiled_1d_vs_tiled, 3, "1D tiles faster than 32 x 32 tiles",
           .launcher = "sgemm_blocktiled_1d", .than = "sgemm_tiled",
@@ -281,11 +257,9 @@ GL_SHARE(prefetch_vs_cublas, 4, "prefetch: share of cuBLAS", .launcher = "sgemm_
 
 /* ---- profile: Nsight Compute counters ---- */
 
-/* A wavefront returns at most 128 bytes, a quarter-warp's 8 float4: the quadrants' loads take
- * (2 + 2 + 4 + 4) / 4 = 3.00 per load instruction, the minimum (the H200 measured 3.00, no bank
- * conflict); an 8 x 8 square per thread reads B's float4 32 bytes apart, (2 + 2 + 8 + 8) / 4 =
- * 5.00 (measured on the wrong solution vectorized_square_tile). README.md ("Quadrants, not
- * squares") derives both. */
+/* A wavefront returns at most 128 bytes: the quadrants' loads take (2 + 2 + 4 + 4) / 4 = 3.00 a
+ * load, the minimum (H200: 3.00); an 8 x 8 square, (2 + 2 + 8 + 8) / 4 = 5.00 (the wrong solution
+ * vectorized_square_tile). README.md ("Quadrants, not squares") derives both. */
 GL_COUNTER(vectorized_shared_wavefronts, 5, "vectorized: conflict-free 128-bit shared loads",
            .counter = &gl_shared_load_wavefronts, .run = "sgemm_vectorized 512",
            .at_most = 4.5, /* the quadrants 3.00, an 8 x 8 square 5.00 */
@@ -297,8 +271,8 @@ GL_COUNTER(vectorized_shared_wavefronts, 5, "vectorized: conflict-free 128-bit s
                    "quadrants: rows ty * 4 and 64 + ty * 4, columns tx * 4 and 64 + tx * 4")
 
 /* The timed problem: m = n = k = PERF_DIM where the pool holds 4 sets of 3 matrices of 4096 x
- * 4096 floats (64 MiB each) and an A and a B made again (896 MiB), else PERF_DIM / 2; each
- * call's C checked on its edges and PERF_SAMPLE random elements. */
+ * 4096 floats (64 MiB each) and an A and a B made again (896 MiB; the largest test), else
+ * PERF_DIM / 2; each call's C checked on its edges and PERF_SAMPLE random elements. */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static gl_matmul z;
@@ -315,24 +289,12 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static gl_matmul z;
-    static const char matrices[] = "abc";
-    long d[3] = {160, 136, 24}; /* m, n, k */
-    int i, sizes = argc >= 3 ? 3 : argc;
-    const char *which = argc == 4 && argv[3][0] && !argv[3][1] ? strchr(matrices, argv[3][0])
-                                                              : NULL; /* the misaligned one */
-    if (argc == 2 || argc > 4 || (argc == 4 && !which))
+    z = (gl_matmul){.m = 160, .n = 136, .k = 24, .sample = SGEMM_SAMPLE};
+    if (argc && gl_matmul_parse(&z, argc, argv, 8192))
         return -1;
-    for (i = 0; i < sizes; i++)
-        if (gl_parse_long(argv[i], i == 2 ? 0 : 1, 8192, &d[i]))
-            return -1;
-    z = (gl_matmul){.m = (int)d[0], .n = (int)(argc == 1 ? d[0] : d[1]),
-                    .k = (int)(argc == 1 ? d[0] : d[2]), .sample = SGEMM_SAMPLE};
-    if (which)
-        z.misaligned[which - matrices] = 1;
     *p = sgemm_describe(launcher, &z);
     return 0;
 }
 
-/* the largest test: 4 sets of A, B and C of 4096 x 4096 floats (64 MiB each) */
 const gl_lab GL_LAB = {.name = "11-sgemm", .file = "sgemm.cu", .problem = problem, .timed = timed,
                        .pool_mib = (PERF_SETS * 3 + 2) * 64 + 64};

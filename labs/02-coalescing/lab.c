@@ -66,28 +66,25 @@ static size_t copy_in_floats(const co_size *z)
     return (size_t)z->offset + (z->n ? (size_t)(z->n - 1) * (size_t)z->stride + 1 : 1);
 }
 
-/* A copy's input or a matrix in [-1, 1). The arrays' fields in [-1, 1) but the masses, in
- * [0.5, 2) (never near 0); the records' every float in [0.5, 2), their masses among them. */
+/* A copy's input, a matrix or the particles (lab.h): random in [-1, 1), but the records' every
+ * float and the arrays' masses in [0.5, 2), never near 0. */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const co_size *z = ctx;
     size_t n = (size_t)z->n;
+    size_t floats = z->kind == 'm' ? (size_t)z->rows * z->cols
+                    : z->kind == 'c' ? copy_in_floats(z)
+                                     : 8 * n;
+    int records = z->kind == 'a';
     (void)k;
-    if (z->kind == 'm') {
-        gl_device_fill_float(dst, (size_t)z->rows * z->cols, -1.0f, 1.0f, seed);
-    } else if (z->kind == 'a') {
-        gl_device_fill_float(dst, 8 * n, 0.5f, 2.0f, seed);
-    } else if (z->kind == 's') {
-        gl_device_fill_float(dst, 8 * n, -1.0f, 1.0f, seed);
+    gl_device_fill_float(dst, floats, records ? 0.5f : -1.0f, records ? 2.0f : 1.0f, seed);
+    if (z->kind == 's') /* the masses */
         gl_device_fill_float((float *)dst + 6 * n, n, 0.5f, 2.0f, gl_problem_seed(seed, 1));
-    } else {
-        gl_device_fill_float(dst, copy_in_floats(z), -1.0f, 1.0f, seed);
-    }
 }
 
-/* Runs launcher (in the demo, the linked one; in the grader, the student's in its own process,
- * or the kit's own) on a call's buffers. The particles are kick_aos's records, or kick_soa's 8
- * arrays of n floats one after the other (x, y, z, vx, vy, vz, mass, charge). */
+/* Runs launcher (the demo's linked one; in the grader, the student's in its own process, or the
+ * kit's own) on a call's buffers: kick_soa's 8 arrays of n floats lie one after the other (x, y,
+ * z, vx, vy, vz, mass, charge). */
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const co_size *z = ctx;

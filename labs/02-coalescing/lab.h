@@ -1,6 +1,5 @@
-/* lab.h: lab 02-coalescing described once, for its demo (demo.c) and its
- * grader (tests/02-coalescing.c): the problems they check and time (their
- * inputs, references, guards and hints; lab.c). */
+/* lab.h: lab 02-coalescing described once, for its demo (demo.c) and its grader
+ * (tests/02-coalescing.c): the problems they check and time (inputs, references, guards, hints). */
 #ifndef COALESCING_LAB_H
 #define COALESCING_LAB_H
 

@@ -24,16 +24,12 @@ int main(int argc, char **argv)
     gl_demo_args args;
     transpose_size z;
     char note[64];
+    int dims[2]; /* rows, cols */
 
-    gl_demo_parse(argc, argv, "[--csv FILE] [ROWS [COLS]]  (default 8192 x 8192)", 2, 1,
-                  TRANSPOSE_MAX_DIM, &args);
-    z.rows = args.nvalues > 0 ? (int)args.values[0] : 8192;
-    z.cols = args.nvalues > 1 ? (int)args.values[1] : z.rows;
-    if ((long long)z.rows * z.cols >= (1LL << 31)) {
-        fprintf(stderr, "%s: %d x %d has 2^31 elements or more; the lab's int indices do not "
-                        "reach that far\n", argv[0], z.rows, z.cols);
-        return 2;
-    }
+    gl_demo_dims(argc, argv, "[--csv FILE] [ROWS [COLS]]  (default 8192 x 8192)", 2, 8192,
+                 TRANSPOSE_MAX_DIM, &args, dims);
+    z.rows = dims[0];
+    z.cols = dims[1];
     snprintf(note, sizeof note, "%d x %d floats", z.rows, z.cols);
     return gl_demo_table("08-transpose", note, variants, transpose_problem, &z, &args);
 }

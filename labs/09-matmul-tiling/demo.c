@@ -1,6 +1,6 @@
 /* demo.c: lab 09-matmul-tiling's comparison table (make run LAB=09: your matmul_tiling.cu; make
  * demo LAB=09: the reference): build/.../demo [--csv FILE] [M [N [K]]], by default 2048^3.
- * "variants": the CPU reference (lab.c: one thread, in double), the given swapped naive kernel,
+ * "variants": the CPU reference (one thread, in double), the given swapped naive kernel,
  * your naive and tiled kernels, and cuBLAS, at M x N x K. "study": the naive kernel with blocks
  * of every shape, then on a 2D grid, a 1D grid and one block launched many times, at a size no
  * larger than 1024^3 (the smallest blocks are very slow). Each GPU row is checked as the grader
@@ -12,11 +12,12 @@
 #include <stdlib.h>
 
 #define STUDY_MAX 1024 /* the study's largest m, n and k */
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define STR(x) #x
 #define BLOCK(rows, cols) STR(rows) "x" STR(cols) /* "16x16" */
 
-static matmul_size sizes[16]; /* each row's product (the variants' or the study's), its block */
-static char launches[16];     /* naive_block_launches's: one a block of C */
+static gl_matmul sizes[16]; /* each row's product (the variants' or the study's), its block */
+static char launches[16];   /* naive_block_launches's: one a block of C */
 
 /* Row i of a part: its label, its launcher, its block (its key, read back into its size) and
  * the row it improves on; its pct_of_cublas is of cuBLAS at its size (row 4, or 15: hidden). */
@@ -42,23 +43,43 @@ static gl_demo_case cases[] = {
     {.launcher = "matmul_cublas", .size = &sizes[15], .unchecked = "-", .hidden = 1},
     {.launcher = NULL}};
 
-/* The CPU's row, timed by lab.c, and its note (the first after the seed) */
+/* The CPU's row: the whole product on random A and B, one thread, summed in double
+ * (gl_matmul_ref), timed once; its note is the first after the seed */
 static void cpu_row(gl_table *t)
 {
-    const gl_matmul *z = &sizes[0].mm;
+    const gl_matmul *z = &sizes[0];
+    size_t na = (size_t)z->m * z->k, nb = (size_t)z->k * z->n; /* A, B, then C in one allocation */
+    float *a;
+    gl_rng rng;
+    double t0;
     printf("CPU reference at %d x %d x %d (one thread, in double) ...\n", z->m, z->n, z->k);
     fflush(stdout);
-    cases[0].ms = 1e3 * matmul_cpu_seconds(z->m, z->n, z->k);
+    a = malloc((na + nb + (size_t)z->m * z->n + 1) * sizeof(float));
+    if (!a)
+        gl_fail("out of host memory for the CPU reference at %d x %d x %d", z->m, z->n, z->k);
+    gl_rng_init(&rng, gl_seed(), "09-matmul-tiling demo");
+    gl_fill_float(&rng, a, na, -1.0f, 1.0f);
+    gl_fill_float(&rng, a + na, nb, -1.0f, 1.0f);
+    t0 = gl_host_seconds();
+    gl_matmul_ref(a, a + na, z->m, z->n, z->k, a + na + nb, NULL);
+    cases[0].ms = 1e3 * (gl_host_seconds() - t0);
+    free(a);
     gl_table_note(t, "cpu_reference", "%.2f s at %d x %d x %d = %.2f GFLOP/s (one thread, in "
                   "double)", cases[0].ms / 1e3, z->m, z->n, z->k,
                   cases[0].counts[0] / cases[0].ms / 1e6);
+}
+
+static void empty_launches(void *args)
+{
+    gl_exec("matmul_empty_launch", args);
 }
 
 /* The study's roof, and what block_launches's launches cost */
 static void overheads(gl_table *t, const double *ms)
 {
     int n = atoi(launches);
-    double empty_ms = matmul_empty_ms(n);
+    gl_arg args[] = {GL_I(n)}; /* the given empty kernel, n launches back to back */
+    double empty_ms = gl_time_ms(empty_launches, args, gl_timing_default());
     gl_table_note(t, "cublas_study_ms", "%.4f (cuBLAS FP32 at the study's size: its "
                   "pct_of_cublas)", ms[15]);
     gl_table_note(t, "launch_us", "%.2f (an empty kernel, %d launches back to back, one block "
@@ -75,32 +96,24 @@ int main(int argc, char **argv)
     static const gl_demo_options options = {.keys = {"part", "block", "launches"},
         .keys_first = 1, .rates = {"GFLOP/s"}, .no_memcpy = 1, .share = "pct_of_cublas",
         .speedup = "x_baseline", .before = cpu_row, .after = overheads};
-    const gl_matmul *study = &sizes[15].mm;
+    const gl_matmul *study = &sizes[15];
     gl_demo_args args;
     char note[160];
-    int m, n, k, i;
+    int dims[3], i; /* m, n, k */
 
-    gl_demo_parse(argc, argv, "[--csv FILE] [M [N [K]]]  (default 2048 x 2048 x 2048)", 3, 1,
-                  MATMUL_MAX_DIM, &args);
-    m = args.nvalues > 0 ? (int)args.values[0] : 2048;
-    n = args.nvalues > 1 ? (int)args.values[1] : m;
-    k = args.nvalues > 2 ? (int)args.values[2] : n;
-    if ((long long)m * k >= (1LL << 31) || (long long)k * n >= (1LL << 31) ||
-        (long long)m * n >= (1LL << 31)) {
-        fprintf(stderr, "%s: %d x %d x %d has a matrix of 2^31 elements or more; the lab's int "
-                        "indices do not reach that far\n", argv[0], m, n, k);
-        return 2;
-    }
+    gl_demo_dims(argc, argv, "[--csv FILE] [M [N [K]]]  (default 2048 x 2048 x 2048)", 3, 2048,
+                 MATMUL_MAX_DIM, &args, dims);
     for (i = 0; cases[i].launcher; i++) { /* its product (the study's smaller), block, flops */
         int most = i < 5 ? MATMUL_MAX_DIM : STUDY_MAX;
-        sizes[i].mm = (gl_matmul){.m = m < most ? m : most, .n = n < most ? n : most,
-                                  .k = k < most ? k : most, .sample = MATMUL_SAMPLE};
-        sscanf(cases[i].keys[1] ? cases[i].keys[1] : "", "%dx%d", &sizes[i].rows, &sizes[i].cols);
-        cases[i].counts[0] = 2.0 * sizes[i].mm.m * (double)sizes[i].mm.n * sizes[i].mm.k;
+        gl_matmul *z = &sizes[i];
+        *z = (gl_matmul){.m = MIN(dims[0], most), .n = MIN(dims[1], most),
+                         .k = MIN(dims[2], most), .sample = MATMUL_SAMPLE};
+        sscanf(cases[i].keys[1] ? cases[i].keys[1] : "", "%dx%d", &z->extra[0], &z->extra[1]);
+        cases[i].counts[0] = 2.0 * z->m * (double)z->n * z->k;
     }
     snprintf(launches, sizeof launches, "%d", ((study->m + NAIVE_BLOCK - 1) / NAIVE_BLOCK) *
              ((study->n + NAIVE_BLOCK - 1) / NAIVE_BLOCK));
     snprintf(note, sizeof note, "variants at %d x %d x %d, study at %d x %d x %d (m x n x k, "
-             "floats)", m, n, k, study->m, study->n, study->k);
+             "floats)", dims[0], dims[1], dims[2], study->m, study->n, study->k);
     return gl_demo_cases("09-matmul-tiling", note, cases, matmul_describe, &options, &args);
 }

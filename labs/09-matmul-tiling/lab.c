@@ -2,33 +2,17 @@
 #include "lab.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 typedef void (*matmul_fn)(float *c, const float *a, const float *b, int m, int n, int k);
 typedef void (*shape_fn)(float *c, const float *a, const float *b, int m, int n, int k,
                          int block_rows, int block_cols);
 typedef void (*empty_fn)(int launches);
-
-static long long call_matmul(void *fn, const gl_arg *a)
-{
-    ((matmul_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p, (int)a[3].i,
-                    (int)a[4].i, (int)a[5].i);
-    return 0;
-}
-
-static long long call_shape(void *fn, const gl_arg *a)
-{
-    ((shape_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p, (int)a[3].i,
-                   (int)a[4].i, (int)a[5].i, (int)a[6].i, (int)a[7].i);
-    return 0;
-}
-
-static long long call_empty(void *fn, const gl_arg *a)
-{
-    ((empty_fn)fn)((int)a[0].i);
-    return 0;
-}
+GL_INVOKER(call_matmul, matmul_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i,
+           (int)a[5].i)
+GL_INVOKER(call_shape, shape_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i,
+           (int)a[5].i, (int)a[6].i, (int)a[7].i)
+GL_INVOKER(call_empty, empty_fn, a, (int)a[0].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"matmul_naive_swapped", "pppiii", call_matmul, GL_GIVEN},
@@ -41,12 +25,6 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {"matmul_naive_block_launches", "pppiii", call_matmul, 0},
     {NULL, NULL, NULL, 0},
 };
-
-void matmul_empty(int launches)
-{
-    gl_arg args[] = {GL_I(launches)};
-    gl_exec("matmul_empty_launch", args);
-}
 
 /* What usually causes what the comparison found, in the lab's terms. */
 static const char *hint(const gl_matmul *z, const gl_cmp *cmp)
@@ -88,23 +66,11 @@ static const char *hint(const gl_matmul *z, const gl_cmp *cmp)
            "b[i * n + col] (A has k columns, B and C have n); does the loop run over all k?";
 }
 
-/* runs launcher on C = A B: z is the first member of a matmul_size, which holds
- * matmul_naive_shape's block (the other launchers take the first six arguments) */
-static void call(const gl_matmul *z, const char *launcher, float *c, const float *a,
-                 const float *b)
-{
-    const matmul_size *s = (const matmul_size *)z;
-    gl_arg args[] = {GL_P(c),    GL_P(a),    GL_P(b),       GL_I(z->m),
-                     GL_I(z->n), GL_I(z->k), GL_I(s->rows), GL_I(s->cols)};
-    gl_exec(launcher, args);
-}
-
 gl_problem matmul_describe(const char *launcher, void *size)
 {
-    matmul_size *s = size;
-    gl_matmul *z = &s->mm;
+    gl_matmul *z = size;
     /* a missing bounds test writes up to a block's rows past the last row */
-    size_t block_rows = (size_t)(s->rows > TILE ? s->rows : TILE);
+    size_t block_rows = (size_t)(z->extra[0] > TILE ? z->extra[0] : TILE);
     gl_problem p;
     z->full = MATMUL_FULL_CHECK;
     z->lab = "09-matmul-tiling";
@@ -115,42 +81,12 @@ gl_problem matmul_describe(const char *launcher, void *size)
                  "out of C: test each thread's row and column)";
     z->guard = block_rows * ((size_t)z->n + TILE) * sizeof(float) + 4096;
     z->hint = hint;
-    z->call = call;
     p = gl_matmul_problem(launcher, z);
     if (!strcmp(launcher, "matmul_naive_shape")) { /* the messages name its block */
         char at[sizeof z->what];
         snprintf(at, sizeof at, "%s", z->what);
-        snprintf(z->what, sizeof z->what, "with %d x %d blocks %s", s->rows, s->cols, at);
+        snprintf(z->what, sizeof z->what, "with %d x %d blocks %s", z->extra[0], z->extra[1],
+                 at);
     }
     return p;
-}
-
-/* ---- the demo's CPU row and launch overhead ---- */
-
-double matmul_cpu_seconds(int m, int n, int k)
-{
-    size_t na = (size_t)m * k, nb = (size_t)k * n; /* A, B, then C in one allocation */
-    float *a = malloc((na + nb + (size_t)m * n + 1) * sizeof(float));
-    gl_rng rng;
-    double t0;
-    if (!a)
-        gl_fail("out of host memory for the CPU reference at %d x %d x %d", m, n, k);
-    gl_rng_init(&rng, gl_seed(), "09-matmul-tiling demo");
-    gl_fill_float(&rng, a, na, -1.0f, 1.0f);
-    gl_fill_float(&rng, a + na, nb, -1.0f, 1.0f);
-    t0 = gl_host_seconds();
-    gl_matmul_ref(a, a + na, m, n, k, a + na + nb, NULL);
-    t0 = gl_host_seconds() - t0;
-    free(a);
-    return t0;
-}
-
-static void run_empty(void *launches)
-{
-    matmul_empty(*(const int *)launches);
-}
-
-double matmul_empty_ms(int launches)
-{
-    return gl_time_ms(run_empty, &launches, gl_timing_default());
 }

@@ -4,13 +4,7 @@
 #include <string.h>
 
 typedef void (*sgemm_fn)(float *c, const float *a, const float *b, int m, int n, int k);
-
-static long long call_sgemm(void *fn, const gl_arg *a)
-{
-    ((sgemm_fn)fn)((float *)a[0].p, (const float *)a[1].p, (const float *)a[2].p, (int)a[3].i,
-                   (int)a[4].i, (int)a[5].i);
-    return 0;
-}
+GL_INVOKER(call_sgemm, sgemm_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i, (int)a[5].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"sgemm_cublas", "pppiii", call_sgemm, GL_GIVEN},
@@ -26,11 +20,10 @@ const gl_launcher LAB_LAUNCHERS[] = {
 /* What usually causes a wrong C, per task, in the lab's terms. */
 static const char *hint(const gl_matmul *z, const gl_cmp *c)
 {
-    const char *launcher = z->launcher;
     if (c->unwritten == c->n)
         return "Is the kernel still a TODO?";
     if (c->unwritten) {
-        if (strstr(launcher, "vectorized") || strstr(launcher, "prefetch"))
+        if (strstr(z->launcher, "vectorized") || strstr(z->launcher, "prefetch"))
             return "Some elements of C were never written: each thread stores four quadrants, "
                    "rows ty * 4 and 64 + ty * 4, columns tx * 4 and 64 + tx * 4 of the block's "
                    "tile; the edge tests compare with m and n, element by element";
@@ -38,15 +31,15 @@ static const char *hint(const gl_matmul *z, const gl_cmp *c)
                "results, at the right rows and columns of the block's tile, and do the edge "
                "tests compare with m and n?";
     }
-    if (strstr(launcher, "1d"))
+    if (strstr(z->launcher, "1d"))
         return "Wrong values: thread t owns rows (t / BN1) * TM1 .. + TM1 - 1 of column t % BN1; "
                "the tiles are zero outside A and B, and a __syncthreads() follows both the "
                "loads and the math of every step";
-    if (strstr(launcher, "2d"))
+    if (strstr(z->launcher, "2d"))
         return "Wrong values: thread (ty, tx) owns rows ty * TM .. and columns tx * TN .. of the "
                "block's tile; the tiles are zero outside A and B (the last tile of k is "
                "partial), and a __syncthreads() follows both the loads and the math";
-    if (strstr(launcher, "vectorized"))
+    if (strstr(z->launcher, "vectorized"))
         return "Wrong values: as is A's tile transposed (as[i][r] = A(row0 + r, k0 + i)), so "
                "a float4 of as[i][ty * 4] holds four rows; the quadrant at +64 rows and columns "
                "uses acc[r][q] with r or q >= 4; past the edges load4 gives zeros";
@@ -54,28 +47,15 @@ static const char *hint(const gl_matmul *z, const gl_cmp *c)
            "buffer buf, and every tile, the last one too, is used once";
 }
 
-/* runs launcher on C = A B: in the demo, the linked one; in the grader, the student's in its
- * own process, or the kit's own (sgemm_naive, sgemm_tiled, sgemm_cublas) */
-static void call(const gl_matmul *z, const char *launcher, float *c, const float *a,
-                 const float *b)
-{
-    gl_arg args[] = {GL_P(c), GL_P(a), GL_P(b), GL_I(z->m), GL_I(z->n), GL_I(z->k)};
-    gl_exec(launcher, args);
-}
-
 gl_problem sgemm_describe(const char *launcher, void *size)
 {
     gl_matmul *z = size;
     z->full = SGEMM_FULL_CHECK;
     z->lab = "11-sgemm";
-    z->name[0] = "A";
-    z->name[1] = "B";
-    z->name[2] = "C";
     z->outside = "a store of the last, partial tiles is missing its edge test (row < m, column "
                  "< n)";
     /* a missing edge test writes up to a block tile (BM rows or BN columns) too far */
     z->guard = (size_t)BM * ((size_t)z->n + BN) * sizeof(float) + 4096;
     z->hint = hint;
-    z->call = call;
     return gl_matmul_problem(launcher, z);
 }

@@ -1,25 +1,20 @@
-/* lab.h: lab 11-sgemm described once, for its demo (demo.c) and its grader
- * (tests/11-sgemm.c): the launchers and the problem (its inputs, aligned or
- * not, its check, its guards and its hints). */
+/* lab.h: lab 11-sgemm described once, for its demo (demo.c) and its grader (tests/11-sgemm.c):
+ * the launchers and the problem (its inputs, aligned or not, its check, its guards and hints). */
 #ifndef SGEMM_LAB_H
 #define SGEMM_LAB_H
 
 #include "gpulabs.h"
 #include "sgemm.h"
 
-/* C is compared element by element with the CPU up to this many elements;
- * above, on C's first and last rows and columns and `sample` random elements
- * (SGEMM_SAMPLE in the demo and the correctness tests; the CPU reference of a
- * whole 4096^3 product, in double, takes minutes). */
-#define SGEMM_FULL_CHECK (1 << 20)
-#define SGEMM_SAMPLE 4096
-
 /* The problem the grader checks, times and profiles and the demo shows (common/gl_problem.h):
  * C = A B at m x n x k, on gl_matmul (gl_matmul.h): A and B made on the GPU, C checked every
- * element on the host up to SGEMM_FULL_CHECK, else on the GPU on its edges and `sample` random
- * elements, with the lab's hints, C's guard zones as far as a block tile past its end. size, a
- * gl_matmul with the sizes, the sample and the misaligned matrices set, must outlive the
- * problem. */
+ * element on the host up to SGEMM_FULL_CHECK elements, else on the GPU on its edges and `sample`
+ * random elements (SGEMM_SAMPLE in the demo and the correctness tests: the CPU reference of a
+ * whole 4096^3 product, in double, takes minutes), with the lab's hints, C's guard zones as far
+ * as a block tile past its end. size, a gl_matmul with the sizes, the sample and the misaligned
+ * matrices set, must outlive the problem. */
+#define SGEMM_FULL_CHECK (1 << 20)
+#define SGEMM_SAMPLE 4096
 gl_problem sgemm_describe(const char *launcher, void *size);
 
 #endif

@@ -394,6 +394,18 @@ void gl_expect_shared_rw(const gl_ptx_entry *e, const char *kernel, const char *
                      kernel, stores, loads, why);
 }
 
+void gl_expect_tid_x_along_row(const gl_ptx_entry *e, const char *kernel, const char *apart)
+{
+    char why[256];
+    if (!strstr(e->body, "%tid.x"))
+        ck_abort_msg("%s does not use threadIdx.x: is it still a TODO?", kernel);
+    if (gl_ptx_scales_tid_x(e, why, sizeof why))
+        ck_abort_msg("in %s a value computed from threadIdx.x is multiplied by a run-time value "
+                     "(%s): threadIdx.x picks the row, so %s. Let threadIdx.x pick the column: "
+                     "col = blockIdx.x * blockDim.x + threadIdx.x",
+                     kernel, why, apart);
+}
+
 int gl_ptx_names(const gl_ptx_entry *e, const char *id)
 {
     return names(e->body, e->body_len, id);

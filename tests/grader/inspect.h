@@ -122,6 +122,13 @@ void gl_expect_barriers(const gl_ptx_entry *e, const char *kernel, int at_least,
  * why". */
 void gl_expect_shared_rw(const gl_ptx_entry *e, const char *kernel, const char *why);
 
+/* Fails the test unless kernel's entry e uses threadIdx.x and lets it walk along a row: no value
+ * computed from it multiplied by a run-time value (gl_ptx_scales_tid_x): "in K a value computed
+ * from threadIdx.x is multiplied by a run-time value (<instruction>): threadIdx.x picks the row,
+ * so <apart>. Let threadIdx.x pick the column: ...", apart saying what that costs in the lab's
+ * words ("the 32 threads of a warp are a whole row apart"). */
+void gl_expect_tid_x_along_row(const gl_ptx_entry *e, const char *kernel, const char *apart);
+
 /* The first hazard among e's shared-memory stores, loads and barriers (bar.sync) in the order
  * of its PTX, read as a loop runs them (the end wraps around to the start: the next step): a
  * store followed by a load with no barrier in between (GL_READ_AFTER_WRITE: a thread may read
