@@ -195,6 +195,12 @@ $(BUILD)/tests/unit/ipc_probe: tests/unit/ipc_probe.cu $(BUILD)/tests/grader/con
                                $(BUILD)/tests/grader/vmm_pool.o
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<) $(NVCC) $(NVFLAGS) -Itests/grader $^ -ldl -o $@
+# the judge's host memory in a contained process: pinned in both, written only by the GPU
+# (GPU; exits 77 without one)
+$(BUILD)/tests/unit/host_pool_probe: tests/unit/host_pool_probe.cu $(BUILD)/tests/grader/contain.o \
+                                     $(BUILD)/tests/grader/contain_seccomp.o
+	@mkdir -p $(@D)
+	$(call say,NVCC,$<) $(NVCC) $(NVFLAGS) -Itests/grader $^ -o $@
 # the subject's containment, tried in a child process (GRADING.md rule 2)
 $(BUILD)/tests/unit/contain_probe: tests/unit/contain_probe.c $(BUILD)/tests/grader/contain.o \
                                    $(BUILD)/tests/grader/contain_seccomp.o
@@ -364,7 +370,7 @@ TOOLS := $(BUILD)/tools/gl-report $(BUILD)/tools/gl-info $(BUILD)/tools/gl-revie
 .PHONY: release grade gradescope calibrate all help info run demo check test test-unit test-handouts test-solutions test-labs test-wrong test-right \
         deps slides plots figures clean need-check lab-arg
 
-all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe ## build every lab, solution, test and tool into build/
+all: need-check $(LIB) $(LAB_DEMOS) $(RUNNERS) $(TOOLS) $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe $(BUILD)/tests/unit/host_pool_probe ## build every lab, solution, test and tool into build/
 
 help: ## list the targets
 	@echo "gpulabs: a lab kit for a GPU programming course. Targets:"
@@ -480,6 +486,7 @@ test-handouts: lab-arg $(foreach l,$(LAB_SEL),$(BUILD)/tests/$(l)/runner) ## eac
 	@tools/check-handouts $(BUILD) $(LAB_SEL)
 
 test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/tests/unit/ipc_probe \
+           $(BUILD)/tests/unit/host_pool_probe \
            $(BUILD)/tools/gl-report $(BUILD)/tests/08-transpose/runner
 	@echo "== the student release hands out no answer (tools/release, its leak check) =="
 	@tests/unit/release_test.sh
@@ -507,6 +514,8 @@ test-unit: $(BUILD)/tests/unit/unit $(BUILD)/tests/unit/contain_probe $(BUILD)/t
 	@tests/unit/workflow_lint_test.sh
 	@echo "== CUDA IPC into a contained process =="
 	@$(BUILD)/tests/unit/ipc_probe; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 77 ]
+	@echo "== the judge's host memory: pinned in both, written only by the GPU =="
+	@$(BUILD)/tests/unit/host_pool_probe; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 77 ]
 
 test-solutions:
 	@echo "== the reference solutions pass =="
