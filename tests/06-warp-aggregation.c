@@ -46,8 +46,7 @@ static void check_small(const char *name)
         gl_expect_right("%s %d %s twice", name, odd[i % 3], i < 3 ? "none" : "all");
 }
 
-/* The correctness tests of one launcher, label its name in the titles: each n checked on two
- * calls in a row on one counter (wa_problem) */
+/* The correctness tests of one launcher, label its name in the titles: two calls in a row */
 #define CORRECTNESS(launcher, label)                                                          \
     GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 1000")               \
     {                                                                                         \
@@ -187,23 +186,21 @@ GL_TEST(emit_block_shares_totals, GL_TECHNIQUE, 3, 10, "block emitter: shared to
  * synchronisation): 12 calls of emit_block on 2^25 elements take about 3.3 ms. */
 #define PERF_N (1 << 25) /* elements per call, where the pool holds them */
 
-/* The pool a size needs: WA_SETS inputs, outputs and counters, an input made again, and the
- * check's output and counter. */
+/* The pool a size needs: WA_SETS calls' buffers, an input made again, the check's output */
 static int perf_mib(int n)
 {
     size_t in = ((size_t)n + WA_PAD) * sizeof(int), out = (size_t)WA_MAX_ITEMS * n * 4;
     return (int)(((size_t)WA_SETS * (in + out + 8192 * 3) + out + in + 8192) >> 20) + 16;
 }
 
-/* PERF_N random elements, or the largest half, quarter ... of it that the pool holds; the
- * claims say ms per call (no work) */
+/* PERF_N random elements, or the largest half, quarter ... of it that the pool holds */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static wa_size z;
     for (z.n = PERF_N; z.n > (1 << 20) && gl_pool_mib() < perf_mib(z.n);)
         z.n /= 2;
     *p = wa_problem(launcher, &z);
-    p->work = 0;
+    p->work = 0; /* the claims say ms per call */
     return on && *on ? -1 : 0;
 }
 
@@ -240,9 +237,9 @@ static const char *const atomic_metrics[] = {
 
 #define PROFILE_N (1 << 20)
 
-/* The atomic operations and instructions per warp of launcher's kernels, on PROFILE_N elements
- * of random input; their operations per group of warps (a warp: 1; a block: WA_WARPS) are
- * graded, at most at_most: returns whether there are more. */
+/* The atomic operations and instructions per warp of launcher's kernels on PROFILE_N elements
+ * of random input; returns whether the operations per group (a warp: 1, a block: WA_WARPS) are
+ * more than at_most (the verdict's margin). */
 static int too_many_atomics(const char *launcher, int group, double at_most, double *operations,
                             double *instructions)
 {
@@ -308,8 +305,7 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
     return 0;
 }
 
-/* the largest test: WA_SETS inputs of PERF_N ints and outputs of 4 PERF_N ints, an input
- * made again and the check's output (perf_mib's room) */
+/* the largest test: the timed problem at PERF_N (perf_mib's room) */
 const gl_lab GL_LAB = {.name = "06-warp-aggregation", .file = "warp_aggregation.cu",
                        .problem = problem, .timed = timed,
                        .pool_mib = (int)(((WA_SETS * (1LL + WA_MAX_ITEMS) + WA_MAX_ITEMS + 1) *

@@ -50,8 +50,9 @@ static size_t capacity(const char *name, int n)
 
 size_t wa_appended(const char *launcher, const void *in, int n)
 {
-    int *h = malloc((size_t)n * sizeof(int) + 1), i;
+    int *h = malloc((size_t)n * sizeof(int) + 1);
     size_t count = 0;
+    int i;
     if (!h)
         gl_fail("out of host memory (%d elements)", n);
     GL_CUDA(cudaMemcpy(h, in, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
@@ -63,41 +64,36 @@ size_t wa_appended(const char *launcher, const void *in, int n)
 
 typedef enum { COUNT_WRONG, VALUES_WRONG } fault;
 
-/* What usually causes what the check found, in the lab's terms. */
+/* What usually causes a wrong *count or wrong values, in the lab's terms: for the coalesced
+ * filter, the other filters, emit_warp and the other emitters. */
+static const char *const hints[4][2] = {
+    {"The leader claims a slot for every thread of the group at once: atomicAdd(ctr, "
+     "active.size()), not 1",
+     "Each thread's slot is the leader's first slot, which active.shfl(first, 0) hands to every "
+     "thread of the group, plus its own active.thread_rank()"},
+    {"The leader claims one slot for every active lane at once: atomicAdd(count, "
+     "__popc(active)), not 1",
+     "A lane's rank is the number of ACTIVE lanes below it, __popc(active & ((1u << lane) - 1)), "
+     "not its lane number; and every lane adds the leader's first slot, broadcast with "
+     "__shfl_sync(active, first, leader)"},
+    {"Lane 31's inclusive sum is the warp's total, and lane 31 makes the one atomicAdd. Every "
+     "lane must reach the shuffles: no return before them for i >= n (a lane past n has k = 0), "
+     "or the last warp loses its lane 31",
+     "A lane's items start at the warp's first slot (lane 31's atomicAdd result, broadcast with "
+     "__shfl_sync(FULL_MASK, first, 31)) plus sum - k, the items of the lanes below it; sum "
+     "alone is one lane's worth too far"},
+    {"Thread 0 claims the sum of all WA_WARPS warp totals with one atomicAdd per block, after a "
+     "__syncthreads() that follows the warps' writes of their totals; every thread must reach "
+     "the barriers and shuffles (no return for i >= n before them)",
+     "A thread's items start at block_first + warp_first[warp] (the totals of the warps before "
+     "its own) + sum - k, both read after the second __syncthreads()"}};
+
 static const char *hint(const char *name, fault p, int got)
 {
+    int coalesced = !strcmp(name, "filter_coalesced");
     if (p == COUNT_WRONG && got == 0)
-        return !strcmp(name, "filter_coalesced") ? "Is atomic_inc_coalesced still a TODO?"
-                                                  : "Is the kernel still a TODO?";
-    if (!strcmp(name, "filter_coalesced"))
-        return p == COUNT_WRONG
-                   ? "The leader claims a slot for every thread of the group at once: "
-                     "atomicAdd(ctr, active.size()), not 1"
-                   : "Each thread's slot is the leader's first slot, which active.shfl(first, "
-                     "0) hands to every thread of the group, plus its own active.thread_rank()";
-    if (is_filter(name))
-        return p == COUNT_WRONG
-                   ? "The leader claims one slot for every active lane at once: "
-                     "atomicAdd(count, __popc(active)), not 1"
-                   : "A lane's rank is the number of ACTIVE lanes below it, "
-                     "__popc(active & ((1u << lane) - 1)), not its lane number; and every lane "
-                     "adds the leader's first slot, broadcast with __shfl_sync(active, first, "
-                     "leader)";
-    if (!strcmp(name, "emit_warp"))
-        return p == COUNT_WRONG
-                   ? "Lane 31's inclusive sum is the warp's total, and lane 31 makes the one "
-                     "atomicAdd. Every lane must reach the shuffles: no return before them for "
-                     "i >= n (a lane past n has k = 0), or the last warp loses its lane 31"
-                   : "A lane's items start at the warp's first slot (lane 31's atomicAdd result, "
-                     "broadcast with __shfl_sync(FULL_MASK, first, 31)) plus sum - k, the items "
-                     "of the lanes below it; sum alone is one lane's worth too far";
-    return p == COUNT_WRONG
-               ? "Thread 0 claims the sum of all WA_WARPS warp totals with one atomicAdd per "
-                 "block, after a __syncthreads() that follows the warps' writes of their "
-                 "totals; every thread must reach the barriers and shuffles (no return for "
-                 "i >= n before them)"
-               : "A thread's items start at block_first + warp_first[warp] (the totals of the "
-                 "warps before its own) + sum - k, both read after the second __syncthreads()";
+        return coalesced ? "Is atomic_inc_coalesced still a TODO?" : "Is the kernel still a TODO?";
+    return hints[coalesced ? 0 : is_filter(name) ? 1 : !strcmp(name, "emit_warp") ? 2 : 3][p];
 }
 
 /* Why *count is wrong after call number `call` (1 or 2) of a row on one counter that held -1
