@@ -1,26 +1,21 @@
 /* 06-warp-aggregation.c: the grader's suite for lab 06-warp-aggregation.
  *
- *   correctness  the four launchers on n of every class (0, tiny, a multiple of the block of
- *                256, of 32 but not of 256, of neither), large ones and one drawn from the
- *                run's seed, on random input and on inputs that keep nothing or everything,
- *                two calls in a row on one counter: *count, nothing written past it, the
- *                values compared as a multiset (which slot a thread gets is a race), guard
- *                zones and the input read-only (lab.c's problem); emit_warp returns at once
- *   technique    the filters elect a leader and broadcast its slot (activemask or vote.ballot,
- *                popc and shfl.sync in the PTX, which the given filter has none of); emit_warp
+ *   correctness  the four launchers on n of every class, tiny to 2^20 + 3 and one drawn from
+ *                the seed, on inputs that keep some, nothing or everything, two calls in a row
+ *                on one counter (lab.c's problem and check); emit_warp returns at once
+ *   technique    in the PTX: the filters elect a leader and broadcast its slot; emit_warp
  *                scans with shfl.sync.up around one atomic; emit_block keeps the warps' totals
- *                in shared memory, between two barriers: in the kernels the launchers ran
+ *                in shared memory, between two barriers
  *   performance  emit_warp and emit_block against the given emit_atomic, timed by the judge on
  *                fresh inputs every call (none for the filters: the compiler already
  *                aggregates the given one, README.md shows it)
- *   profile      atomic operations the SMs send to L2 (Nsight Compute): one per warp for
- *                emit_warp, one per block for emit_block */
+ *   profile      atomic operations sent to L2 (Nsight Compute): one per warp for emit_warp,
+ *                one per block for emit_block */
 #include "grader.h"
 #include "inspect.h"
 
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +46,7 @@ static void check_small(const char *name)
         gl_expect_right("%s %d %s twice", name, odd[i % 3], i < 3 ? "none" : "all");
 }
 
-/* The correctness tests of one launcher, label its name in the titles: each n checked on two
- * calls in a row on one counter (wa_problem) */
+/* The correctness tests of one launcher, label its name in the titles: two calls in a row */
 #define CORRECTNESS(launcher, label)                                                          \
     GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 1000")               \
     {                                                                                         \
@@ -75,41 +69,6 @@ CORRECTNESS(filter_coalesced, "coalesced filter")
 CORRECTNESS(filter_intrinsics, "intrinsics filter")
 CORRECTNESS(emit_warp, "warp emitter")
 CORRECTNESS(emit_block, "block emitter")
-
-/* ---- the timed problem's check: a digest on the GPU (the host's of 2^25 elements a call
- * would take longer than the calls) ---- */
-
-/* tests/06-warp-aggregation.cu */
-gl_digest wa_expected_digest(const int *in, int n, int filter, unsigned long long key);
-
-enum { IN, OUT, COUNT }; /* wa_problem's buffers */
-
-/* The outputs of one call (buf: in, out, count, on the GPU): *count, nothing written past it
- * (still the poison), and the digest of out[0, *count) against the digest of what in must
- * give (tests/06-warp-aggregation.cu): the same values in any order; where not, the lab's check
- * on the host says what is wrong (wa_verify). key: the digest's. */
-static const char *verify(void *ctx, void *const *buf, unsigned long long key)
-{
-    static char why[2048];
-    const wa_size *z = ctx;
-    size_t cap = wa_capacity(z->launcher, z->n);
-    gl_digest want = wa_expected_digest(buf[IN], z->n, wa_is_filter(z->launcher), key), got;
-    const char *host;
-    int count;
-    GL_CUDA(cudaMemcpy(&count, buf[COUNT], sizeof count, cudaMemcpyDeviceToHost));
-    if (count != (int)want.count) {
-        snprintf(why, sizeof why, "it left *count = %d, expected %zu: every call appends the "
-                 "whole result of its own input, from *count = 0", count, want.count);
-        return why;
-    }
-    got = gl_device_digest_ints(buf[OUT], (size_t)count, key);
-    if (got.sum == want.sum && got.xor_ == want.xor_ &&
-        !gl_device_count_not((int *)buf[OUT] + count, (cap - (size_t)count) * sizeof(int),
-                             GL_POISON_BYTE))
-        return "";
-    host = wa_verify(ctx, buf, key);
-    return *host ? host : "out[0, *count) is not the multiset of values its input gives";
-}
 
 /* it only enqueues its work: 2^20 + 3 elements behind a 150 ms kernel */
 GL_QUEUED(emit_warp_async, 2, "warp emitter, launcher returns at once", .run = "emit_warp 1048579")
@@ -186,103 +145,82 @@ GL_TEST(filter_intrinsics_elects_a_leader, GL_TECHNIQUE, 2, 10,
                                 "__shfl_sync()");
 }
 
-static void check_warp_scan(const char *kernel)
-{
-    gl_ptx_entry given;
-    char *ptx = gl_given_ptx("emit_atomic_kernel", &given); /* given's text */
-    const gl_ptx_entry *e;
-    gl_given_tells_apart(!gl_ptx_count(&given, "shfl.sync"), "emit_atomic_kernel",
-                         "has shfl.sync");
-    free(ptx);
-    e = gl_kernel_entry(kernel);
-    if (gl_ptx_count(e, "shfl.sync.up") == 0)
-        gl_check_fail("%s has no shfl.sync.up in its PTX: the scan of the lanes' item counts is "
-                      "__shfl_up_sync(FULL_MASK, sum, d), for d = 1, 2, 4, 8, 16",
-                      kernel);
-    expect_one_atomic(e, kernel, "warp", "lane 31");
-}
-
 GL_TEST(emit_warp_scans, GL_TECHNIQUE, 3, 10, "warp emitter: shfl.sync.up scan, one atomic")
 {
-    GL_FOR_EACH_KERNEL("emit_warp", "emit_warp_kernel", k) check_warp_scan(k);
-}
-
-static void check_shared_totals(const char *kernel)
-{
-    long bytes = gl_kernel_shared_bytes(kernel, "Task 3 keeps each warp's total in a __shared__ "
-                                                "array (warp_first[WA_WARPS])");
-    if (bytes < (long)(WA_WARPS * sizeof(int)))
-        gl_check_fail("%s's largest __shared__ array has %ld bytes: too small for the totals of "
-                      "the block's %d warps",
-                      kernel, bytes, WA_WARPS);
-    const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    gl_expect_barriers(e, kernel, 2,
-                       "it needs one after the warps write their totals, before thread 0 reads "
-                       "them, and one after thread 0 writes the offsets and the block's first "
-                       "slot, before the other threads read them");
-    expect_one_atomic(e, kernel, "block", "thread 0");
+    GL_FOR_EACH_KERNEL("emit_warp", "emit_warp_kernel", k) {
+        gl_ptx_entry given;
+        char *ptx = gl_given_ptx("emit_atomic_kernel", &given); /* given's text */
+        const gl_ptx_entry *e;
+        gl_given_tells_apart(!gl_ptx_count(&given, "shfl.sync"), "emit_atomic_kernel",
+                             "has shfl.sync");
+        free(ptx);
+        e = gl_kernel_entry(k);
+        if (gl_ptx_count(e, "shfl.sync.up") == 0)
+            gl_check_fail("%s has no shfl.sync.up in its PTX: the scan of the lanes' item "
+                          "counts is __shfl_up_sync(FULL_MASK, sum, d), for d = 1, 2, 4, 8, 16",
+                          k);
+        expect_one_atomic(e, k, "warp", "lane 31");
+    }
 }
 
 GL_TEST(emit_block_shares_totals, GL_TECHNIQUE, 3, 10, "block emitter: shared totals, two barriers")
 {
-    GL_FOR_EACH_KERNEL("emit_block", "emit_block_kernel", k) check_shared_totals(k);
+    GL_FOR_EACH_KERNEL("emit_block", "emit_block_kernel", k) {
+        long bytes = gl_kernel_shared_bytes(k, "Task 3 keeps each warp's total in a __shared__ "
+                                               "array (warp_first[WA_WARPS])");
+        if (bytes < (long)(WA_WARPS * sizeof(int)))
+            gl_check_fail("%s's largest __shared__ array has %ld bytes: too small for the totals "
+                          "of the block's %d warps",
+                          k, bytes, WA_WARPS);
+        const gl_ptx_entry *e = gl_kernel_entry(k);
+        gl_expect_barriers(e, k, 2,
+                           "it needs one after the warps write their totals, before thread 0 "
+                           "reads them, and one after thread 0 writes the offsets and the "
+                           "block's first slot, before the other threads read them");
+        expect_one_atomic(e, k, "block", "thread 0");
+    }
 }
 
-/* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
- * The timed problem is the lab's, checked by the suite (WA_SETS calls a round, WA_ROUNDS
- * rounds; every output by the digest of its multiset, not word by word). A timed
- * round costs about 1 ms besides its calls (measured on an H100: the pipe to the subject and
- * its synchronisation), so a round must be long against it: 12 calls of emit_block on 2^25
- * elements take about 3.3 ms. Not GL_FASTER: these tests have 300 s, and say ms per call. */
+/* ---- performance: the judge's clock, fresh inputs every call, each output checked ----
+ * A timed round costs about 1 ms besides its calls (an H100: the pipe to the subject and its
+ * synchronisation): 12 calls of emit_block on 2^25 elements take about 3.3 ms. */
 #define PERF_N (1 << 25) /* elements per call, where the pool holds them */
 
-/* The pool a size needs: WA_SETS inputs, outputs and counters, an input made again, and one
- * output more (room the suite's own clock once took: kept, so that the sizes stay). */
+/* The pool a size needs: WA_SETS calls' buffers, an input made again, the check's output */
 static int perf_mib(int n)
 {
-    size_t in = ((size_t)n + WA_PAD) * sizeof(int), out = wa_capacity("emit_atomic", n) * 4;
+    size_t in = ((size_t)n + WA_PAD) * sizeof(int), out = (size_t)WA_MAX_ITEMS * n * 4;
     return (int)(((size_t)WA_SETS * (in + out + 8192 * 3) + out + in + 8192) >> 20) + 16;
 }
 
-/* PERF_N, or the largest half, quarter ... of it that the pool holds */
+/* PERF_N random elements, or the largest half, quarter ... of it that the pool holds */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static wa_size z;
     for (z.n = PERF_N; z.n > (1 << 20) && gl_pool_mib() < perf_mib(z.n);)
         z.n /= 2;
     *p = wa_problem(launcher, &z);
-    p->verify = verify;
+    p->work = 0; /* the claims say ms per call */
     return on && *on ? -1 : 0;
-}
-
-static void expect_faster(const char *fast, double min_ratio, const char *why)
-{
-    gl_problem p;
-    double slow = gl_timed_ms("emit_atomic", NULL, &p), f = gl_timed_ms(fast, NULL, &p);
-    int n = ((const wa_size *)p.ctx)->n;
-    gl_test_margin(slow / f, min_ratio, 1);
-    if (slow < min_ratio * f)
-        gl_check_fail("at n = %d (random input), %s takes %.3f ms per call, %.2fx faster than "
-                      "the given emit_atomic (%.3f ms); it should be at least %.1fx. %s",
-                      n, fast, f, slow / f, slow, min_ratio, why);
-    gl_test_note("%s %.3f ms = %.2fx faster than the given emit_atomic %.3f ms (needs %.1fx), "
-                 "n = %d",
-                 fast, f, slow / f, slow, min_ratio, n);
 }
 
 GL_TEST(emit_warp_vs_atomic, GL_PERFORMANCE, 5, 300, "warp emitter faster than per-thread")
 {
-    expect_faster("emit_warp", MIN_WARP_OVER_ATOMIC,
-                  "Each warp should make one atomicAdd, from lane 31, for the items of all its "
-                  "lanes: then the counter sees 32 times fewer atomics");
+    gl_claim_faster(&(gl_speed_claim){
+        .launcher = "emit_warp", .than = "emit_atomic", .than_is = "the given emit_atomic",
+        .factor = MIN_WARP_OVER_ATOMIC,
+        .hint = "Each warp should make one atomicAdd, from lane 31, for the items of all its "
+                "lanes: then the counter sees 32 times fewer atomics"});
 }
 
 GL_TEST(emit_block_vs_atomic, GL_PERFORMANCE, 5, 300, "block emitter far faster than per-thread")
 {
-    expect_faster("emit_block", MIN_BLOCK_OVER_ATOMIC,
-                  "One atomicAdd per warp, as emit_warp makes, gets about 19x (H100): at that "
-                  "rate the one counter is still the bottleneck. Each block should make one "
-                  "atomicAdd, from thread 0, for the items of all its threads: 8 times fewer");
+    gl_claim_faster(&(gl_speed_claim){
+        .launcher = "emit_block", .than = "emit_atomic", .than_is = "the given emit_atomic",
+        .factor = MIN_BLOCK_OVER_ATOMIC,
+        .hint = "One atomicAdd per warp, as emit_warp makes, gets about 19x (H100): at that "
+                "rate the one counter is still the bottleneck. Each block should make one "
+                "atomicAdd, from thread 0, for the items of all its threads: 8 times fewer"});
 }
 
 /* ---- profile: Nsight Compute counters ---- */
@@ -299,8 +237,11 @@ static const char *const atomic_metrics[] = {
 
 #define PROFILE_N (1 << 20)
 
-/* Per warp of one launcher's kernel, on PROFILE_N elements of random input. */
-static void atomics_per_warp(const char *launcher, double *operations, double *instructions)
+/* The atomic operations and instructions per warp of launcher's kernels on PROFILE_N elements
+ * of random input; returns whether the operations per group (a warp: 1, a block: WA_WARPS) are
+ * more than at_most (the verdict's margin). */
+static int too_many_atomics(const char *launcher, int group, double at_most, double *operations,
+                            double *instructions)
 {
     char n[32];
     const char *args[] = {launcher, n, NULL};
@@ -309,14 +250,14 @@ static void atomics_per_warp(const char *launcher, double *operations, double *i
     gl_profile(atomic_metrics, 4, v, args);
     *operations = (v[0] + v[1]) / warps;
     *instructions = (v[2] + v[3]) / warps;
+    gl_test_margin(*operations * group, at_most, 0);
+    return *operations * group > at_most;
 }
 
 GL_TEST(emit_warp_atomics_per_warp, GL_PROFILE, 5, 300, "warp emitter: 1 atomic per warp")
 {
     double ops, inst;
-    atomics_per_warp("emit_warp", &ops, &inst);
-    gl_test_margin(ops, MAX_WARP_ATOMICS_PER_WARP, 0);
-    if (ops > MAX_WARP_ATOMICS_PER_WARP)
+    if (too_many_atomics("emit_warp", 1, MAX_WARP_ATOMICS_PER_WARP, &ops, &inst))
         gl_check_fail("emit_warp sends %.2f atomic operations per warp to L2 (%.2f atomic "
                       "instructions per warp), where the given emit_atomic sends about 25 (one "
                       "per lane with items): its lanes still make their own atomics. Only lane "
@@ -330,9 +271,7 @@ GL_TEST(emit_warp_atomics_per_warp, GL_PROFILE, 5, 300, "warp emitter: 1 atomic 
 GL_TEST(emit_block_atomics_per_block, GL_PROFILE, 5, 300, "block emitter: 1 atomic per block")
 {
     double ops, inst;
-    atomics_per_warp("emit_block", &ops, &inst);
-    gl_test_margin(ops * WA_WARPS, MAX_BLOCK_ATOMICS_PER_BLOCK, 0);
-    if (ops * WA_WARPS > MAX_BLOCK_ATOMICS_PER_BLOCK)
+    if (too_many_atomics("emit_block", WA_WARPS, MAX_BLOCK_ATOMICS_PER_BLOCK, &ops, &inst))
         gl_check_fail("emit_block sends %.2f atomic operations per block of %d warps to L2 "
                       "(%.2f per warp): thread 0 makes one, for the block's total",
                       ops * WA_WARPS, WA_WARPS, ops);
@@ -341,35 +280,32 @@ GL_TEST(emit_block_atomics_per_block, GL_PROFILE, 5, 300, "block emitter: 1 atom
                  ops * WA_WARPS, MAX_BLOCK_ATOMICS_PER_BLOCK, ops);
 }
 
-/* The lab's problem (wa_problem, checked on the host), for the correctness tests, GL_QUEUED and
- * the profile runs: LAUNCHER N [random|none|all] [twice], or a probe's 1000 elements of random
- * input, one call. */
+/* The lab's problem (wa_problem), for the correctness tests, GL_QUEUED and the profile runs:
+ * LAUNCHER N [random|none|all] [twice], or a probe's 1000 elements of random input, one call. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    static const char *const inputs[] = {"random", "none", "all"}; /* wa_input's order */
     static wa_size z;
     long n = 1000;
-    int a, k;
+    int a;
     if (!gl_launcher_find(launcher) || argc > 3 ||
         (argc > 0 && gl_parse_long(argv[0], 0, 1L << 26, &n)))
         return -1;
     z = (wa_size){.n = (int)n};
     for (a = 1; a < argc; a++) {
-        for (k = 0; k < 3 && strcmp(argv[a], inputs[k]); k++)
-            ;
-        if (k < 3)
-            z.input = (wa_input)k;
+        if (!strcmp(argv[a], "none"))
+            z.input = WA_NONE;
+        else if (!strcmp(argv[a], "all"))
+            z.input = WA_ALL;
         else if (!strcmp(argv[a], "twice"))
             z.twice = 1;
-        else
+        else if (strcmp(argv[a], "random"))
             return -1;
     }
     *p = wa_problem(launcher, &z);
     return 0;
 }
 
-/* the largest test: WA_SETS inputs of PERF_N ints and outputs of 4 PERF_N ints, an input
- * made again and an output more (perf_mib's room: the sizes the suite always chose) */
+/* the largest test: the timed problem at PERF_N (perf_mib's room) */
 const gl_lab GL_LAB = {.name = "06-warp-aggregation", .file = "warp_aggregation.cu",
                        .problem = problem, .timed = timed,
                        .pool_mib = (int)(((WA_SETS * (1LL + WA_MAX_ITEMS) + WA_MAX_ITEMS + 1) *
