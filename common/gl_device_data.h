@@ -32,27 +32,6 @@ size_t gl_device_diff_float(const float *ref, const float *got, size_t n, float 
 size_t gl_device_diff_double(const double *ref, const double *got, size_t n, double atol,
                              double rtol, size_t *first);
 
-/* An order-independent digest of a multiset of ints (how many, and the sum
- * and the xor of a keyed strong hash of each): a wrong, missing or repeated
- * value changes it, whatever the order of the slots. */
-typedef struct {
-    size_t count;
-    unsigned long long sum, xor_;
-} gl_digest;
-gl_digest gl_device_digest_ints(const int *v, size_t n, unsigned long long key);
-
-#ifdef __CUDACC__
-/* The digest's hash of one value (a keyed splitmix64), for a suite's kernels that digest
- * what an output must hold without writing it. */
-static inline __host__ __device__ unsigned long long gl_digest_hash(int v, unsigned long long key)
-{
-    unsigned long long x = ((unsigned long long)(unsigned)v ^ key) + 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-#endif
-
 /* For count elements where[s] (row * n + col) of C = A B (A m x k, B k x n,
  * device pointers, got = the C to check): ref[s], bound[s] and picked[s] as
  * gl_matmul_ref_at computes them on the host (host arrays). */

@@ -287,37 +287,6 @@ extern "C" size_t gl_device_diff_double(const double *ref, const double *got, si
     return gl_diff_finish(d, first);
 }
 
-/* An order-independent digest of the multiset of n ints: the sum and the xor
- * of gl_digest_hash of each. */
-__global__ void gl_digest_ints_kernel(const int *v, size_t n, unsigned long long key,
-                                      unsigned long long *sum_xor)
-{
-    unsigned long long s = 0, x = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        unsigned long long h = gl_digest_hash(v[i], key);
-        s += h;
-        x ^= h;
-    }
-    atomicAdd(&sum_xor[0], s);
-    atomicXor(&sum_xor[1], x);
-}
-
-extern "C" gl_digest gl_device_digest_ints(const int *v, size_t n, unsigned long long key)
-{
-    unsigned long long *d = gl_scratch(), h[2] = {0, 0};
-    gl_digest r;
-    GL_CUDA(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
-    if (n)
-        gl_digest_ints_kernel<<<gl_fill_blocks(), 256>>>(v, n, key, d);
-    GL_CUDA(cudaGetLastError());
-    GL_CUDA(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-    r.count = n;
-    r.sum = h[0];
-    r.xor_ = h[1];
-    return r;
-}
-
 /* Elements `where` of C = A B (m x n, inner k; row-major floats): the reference
  * summed in double, its FP32 error bound (gl_matmul.h) and the element got. */
 __global__ void gl_matmul_sample_kernel(const float *a, const float *b, const float *got, int n,
