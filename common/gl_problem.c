@@ -125,9 +125,10 @@ void gl_problem_describe(const gl_problem *p, const gl_problem_buf *b, const cha
         gl_compare_uint(e, g, n, &c);
     else
         gl_compare_int(e, g, n, &c);
-    hint = p->hint_of ? p->hint_of(p->ctx, launcher, &c)
-           : p->hint  ? p->hint
-                      : "every call must compute its whole output from its own inputs";
+    hint = p->hint_of_values ? p->hint_of_values(p->ctx, launcher, b, &c, e, g)
+           : p->hint_of      ? p->hint_of(p->ctx, launcher, &c)
+           : p->hint         ? p->hint
+                             : "every call must compute its whole output from its own inputs";
     if (!c.unwritten && gl_problem_value(b, expected, got, value, sizeof value)) {
         snprintf(why, len, "%s is %s. %s", b->name, value, hint);
     } else if (c.wrong == 0) { /* within the tolerance on the host, just out of it on the GPU */
