@@ -18,8 +18,8 @@
  *   profile      global atomic instructions of the byte histogram (Nsight Compute): at most one
  *                per bin per block
  * Every call is on the lab's problems (lab.c), made from the test's seed; a correctness test
- * names its problems in words (problem, at the end) and gl_expect_right checks each call: guard
- * zones and read-only inputs by the kit, the output by the lab's own check (lab.c). */
+ * names its problems in words (problem, at the end) and gl_expect_right checks each call: the
+ * outputs against the lab's reference, the guard zones and the read-only inputs. */
 #include "grader.h"
 #include "inspect.h"
 
@@ -34,8 +34,8 @@
 #define HOT_SKEWED 99  /* percent of the values in the last bin */
 #define HOT_PERF 0.9
 
-/* ---- correctness: each call checked by the kit and the lab (gl_expect_right, lab.c's verify)
- * on inputs from the test's seed; the words after n name the input (problem, below) ---- */
+/* ---- correctness: each call checked by gl_expect_right on inputs from the test's seed; the
+ * words after n name the input (problem, below) ---- */
 
 /* launcher on n = each of sizes, its input as the words say ("": random) */
 #define SIZES(...) (const int[]){__VA_ARGS__}, (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int))

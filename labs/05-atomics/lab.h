@@ -1,7 +1,7 @@
 /* lab.h: lab 05-atomics described once, for its demo (demo.c) and its grader
  * (tests/05-atomics.c): the launchers, and the problem of each task (common/gl_problem.h):
- * its buffers and their guard zones, its input made on the GPU from a seed, its call, the
- * lab's check of its output in the lab's words, its work and its timed rounds. */
+ * its buffers and their guard zones, its input made on the GPU from a seed, its call, its
+ * reference and hints in the lab's words, its work and its timed rounds. */
 #ifndef ATOMICS_LAB_H
 #define ATOMICS_LAB_H
 
@@ -43,9 +43,9 @@ typedef struct {
 
 /* launcher's problem at size (an at_size): the input, then bins (nbins words), *result or
  * *sum (one), guarded as far as a loop over AT_MAX_BINS bins reaches, then the sum's partials
- * and counter (at 0, as its caller and every right call leave it); checked by the lab (verify:
- * a histogram against CUB's, the maximum and the sum against the kit's own, the counter back
- * at 0). */
+ * (scratch) and counter (at 0, as its caller and every right call leave it); each output exact
+ * against the reference (a histogram by CUB, the maximum and the sum by the kit, the counter
+ * back at 0). */
 gl_problem atomics_problem(const char *launcher, void *size);
 
 #endif
