@@ -383,6 +383,7 @@ typedef struct {
     unsigned num, den; /* the ratio: the sum of metrics in num over those in den (bit i: [i]) */
     /* the counters of the kernel judged, in words, or NULL */
     void (*detail)(const double *v, char *out, size_t len);
+    double per; /* the ratio judged is per this many (a histogram's bins); 0: the ratio itself */
 } gl_counter;
 
 typedef struct {
