@@ -32,7 +32,8 @@
 #define BIG ((1 << 20) + 3)
 #define PERF_BINS 1000 /* not a power of two */
 #define HOT_SKEWED 99  /* percent of the values in the last bin */
-#define HOT_PERF 0.9
+#define HOT_PERF 0.9   /* the timed skewed problem's share in the last bin (timed, below), */
+#define HOT_RUN 8192   /* in runs of this many values */
 
 /* ---- correctness: each call checked by gl_expect_right on inputs from the test's seed; the
  * words after n name the input (problem, below) ---- */
@@ -265,17 +266,11 @@ GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
  * atomicInc. The race it prevents shows only rarely: no test run can be relied on to
  * catch it, the PTX can (inspect_fence.c reads the pattern; the verdicts are this lab's). */
 
-/* The last block's pattern in kernel's PTX (gl_ptx_last_block; partials: the kernel's fourth
- * parameter, as in the starting file): 0, or -1 if it draws no ticket with atomicInc. */
-static int last_block_of(const char *kernel, gl_last_block *lb)
-{
-    return gl_ptx_last_block(gl_kernel_entry(kernel), GL_TICKET_INC, 3, lb);
-}
-
 static void check_ticket(const char *kernel)
 {
     gl_last_block lb;
-    if (last_block_of(kernel, &lb) != 0)
+    /* the pattern in its PTX, partials its fourth parameter (as in the starting file) */
+    if (gl_ptx_last_block(gl_kernel_entry(kernel), GL_TICKET_INC, 3, &lb) != 0)
         gl_check_fail("%s has no atomicInc (atom.inc) in its PTX: each block draws a ticket with "
                       "atomicInc(counter, gridDim.x - 1), which also wraps the counter back to 0 "
                       "at the last ticket", kernel);
@@ -417,7 +412,7 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 }
 
 /* The timed problems, uniform (the usual) or skewed (HOT_PERF of the values in the last bin, in
- * runs of AT_HOT_RUN): 2^26 bytes or 2^24 values, as in README.md's table, halved until AT_SETS
+ * runs of HOT_RUN): 2^26 bytes or 2^24 values, as in README.md's table, halved until AT_SETS
  * + 1 inputs fit in the judge's pool. */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
@@ -428,7 +423,7 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     if (on && *on && !skewed && strcmp(on, "uniform"))
         return -1;
     z = (at_size){.n = bytes ? 1 << 26 : 1 << 24, .nbins = PERF_BINS, .hot = skewed ? HOT_PERF : 0,
-                  .hot_bin = PERF_BINS - 1, .chunk = AT_HOT_RUN};
+                  .hot_bin = PERF_BINS - 1, .chunk = HOT_RUN};
     while (z.n > (1 << 20) && (AT_SETS + 1) * (size_t)z.n * size > room)
         z.n /= 2;
     *p = atomics_problem(launcher, &z);

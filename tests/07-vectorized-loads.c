@@ -37,10 +37,9 @@ static const int small[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 31, 32, 33, 1023, 1024
 /* more vectors than the grid has threads: the grid-stride loop and the tail, each n % 4 */
 static const int large[] = {LARGE, LARGE + 1, LARGE + 2, LARGE + 3};
 
-/* out, a (in) and b one to three ints past a 16-byte boundary, each alone
- * and together: the vector path would fault (misaligned address) or read the
- * wrong ints. Two ints past it is 8-byte aligned: int2 may vectorise there,
- * int4 may not. */
+/* out, a (in) and b one to three ints past a 16-byte boundary, each alone and together: the
+ * vector path would fault (misaligned address) or read the wrong ints. Two ints past it is
+ * 8-byte aligned: int2 may vectorise there, int4 may not. */
 static void check_misaligned(const char *launcher)
 {
     static const int sizes[] = {5, 1025, 300001}; /* 300001: more than the grid's threads */

@@ -8,14 +8,8 @@
 #include "gpulabs.h"
 #include "atomics.h"
 
-/* Inputs hold AT_SLACK elements past n, drawn like the rest and never counted: a kernel that
- * reads past n counts them, and the check sees it. */
-#define AT_SLACK 64
-
-/* The grader's timed rounds: calls a round, each on its own input (its pool holds one more),
- * and the runs of skewed values in them. */
+/* The grader's timed rounds: calls a round, each on its own input (its pool holds one more). */
 #define AT_SETS 16
-#define AT_HOT_RUN 8192
 
 /* What an input holds. */
 typedef enum {

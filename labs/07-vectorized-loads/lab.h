@@ -1,6 +1,5 @@
-/* lab.h: lab 07-vectorized-loads described once, for its demo (demo.c) and
- * its grader (tests/07-vectorized-loads.c): the launchers and the problem (its
- * inputs, reference and hints). */
+/* lab.h: lab 07-vectorized-loads described once, for its demo (demo.c) and its grader
+ * (tests/07-vectorized-loads.c): the launchers and the problem (inputs, reference, hints). */
 #ifndef VECTORIZED_LOADS_LAB_H
 #define VECTORIZED_LOADS_LAB_H
 
