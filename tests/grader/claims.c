@@ -144,8 +144,8 @@ void gl_claim_counter(const gl_counter_claim *c)
         gl_check_fail("%s's kernels did none of the work this counts (%s: Nsight Compute "
                       "counted none)%s%s",
                       argv[0], k->what, c->none ? ": " : "", c->none ? c->none : "");
-    if (k->per > 0)
-        r /= k->per;
+    if (c->per > 0)
+        r /= c->per;
     if (k->detail)
         k->detail(v, detail, sizeof detail);
     gl_test_margin(r, bound, larger);

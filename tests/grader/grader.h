@@ -383,7 +383,6 @@ typedef struct {
     unsigned num, den; /* the ratio: the sum of metrics in num over those in den (bit i: [i]) */
     /* the counters of the kernel judged, in words, or NULL */
     void (*detail)(const double *v, char *out, size_t len);
-    double per; /* the ratio judged is per this many (a histogram's bins); 0: the ratio itself */
 } gl_counter;
 
 typedef struct {
@@ -392,6 +391,7 @@ typedef struct {
     double at_most, at_least; /* the bound: one of them (the other 0) */
     const char *hint;         /* what missing the bound most likely means */
     const char *none;         /* what it means that no kernel did this work; NULL: nothing */
+    double per;               /* the ratio judged per this many (a histogram's bins); 0: one */
 } gl_counter_claim;
 
 /* A launcher on the lab's problem at run's sizes (GL_LAB.problem reads the words after the
