@@ -125,7 +125,8 @@ void gl_problem_describe(const gl_problem *p, const gl_problem_buf *b, const cha
         gl_compare_uint(e, g, n, &c);
     else
         gl_compare_int(e, g, n, &c);
-    hint = p->hint_of ? p->hint_of(p->ctx, launcher, &c)
+    hint = p->hint_of_values ? p->hint_of_values(p->ctx, launcher, b, &c, e, g)
+           : p->hint_of ? p->hint_of(p->ctx, launcher, &c)
            : c.unwritten == c.n && p->hint_none ? p->hint_none
            : c.unwritten && p->hint_partly ? p->hint_partly
            : p->hint  ? p->hint

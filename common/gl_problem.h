@@ -37,6 +37,8 @@ typedef struct {
     size_t guard;        /* its guard zones in a check, bytes each side: as far as a likely
                           * stray write reaches (a missing bounds test: a tile's rows past
                           * the end); 0: 4096 */
+    int kept;            /* a made output that a right call leaves as it found it (a counter
+                          * back at 0): gl_perf_queued takes it without the lab's verify */
 } gl_problem_buf;
 
 typedef struct gl_problem_s {
@@ -58,7 +60,7 @@ typedef struct gl_problem_s {
      * when right, else why in the lab's words (a static buffer); seed draws its sample.
      * gl_perf_queued asks it of the outputs as its warm-up and its queued call left them, a
      * made output made once, before both (working memory a right call leaves as it found it,
-     * as a counter); without it, gl_perf_queued takes no made output */
+     * as a counter); without it, gl_perf_queued takes no made output but a kept one */
     const char *(*verify)(void *ctx, void *const *buf, unsigned long long seed);
     /* the student's setters (a __constant__ copy) before a call's inputs exist, or NULL */
     void (*setup)(void *ctx, const char *launcher, unsigned long long seed);
@@ -72,6 +74,11 @@ typedef struct gl_problem_s {
     /* or what it means by what the comparison found (nothing written, some elements never
      * written, wrong values: c), in the lab's terms, for launcher */
     const char *(*hint_of)(void *ctx, const char *launcher, const gl_cmp *c);
+    /* or what it means by output b's values themselves (host copies of its expected and got
+     * elements; c: what the comparison found), where that takes more than the first wrong
+     * elements (a histogram's total) or depends on which output is wrong */
+    const char *(*hint_of_values)(void *ctx, const char *launcher, const gl_problem_buf *b,
+                                  const gl_cmp *c, const void *expected, const void *got);
     double work;         /* bytes moved (or FLOPs) by one call: the demo's rate */
     const char *unit;    /* the rate of work per second, in 10^9: NULL "GB/s", or "GFLOP/s" */
     /* the grader's timed rounds: calls a round, each on its own buffers (at most 31: together

@@ -1,20 +1,16 @@
 /* 07-vectorized-loads.c: the grader's suite for lab 07-vectorized-loads.
  *
- *   correctness  int2 copy, int4 copy and int4 scaled add on tiny n, on every
- *                class of n % 4 (small, and with more vectors than the grid
- *                has threads), with out, a (in) and b one to three ints past
- *                a 16-byte boundary (the scalar fallback), and on sizes and
- *                offsets drawn from the run's seed, each call checked on the
- *                lab's problem (gl_problem_check: exact, the inputs read-only,
- *                nothing written outside out's n ints); the launcher returns
- *                at once
- *   technique    ld.global.v2 / .v4 and st.global.v2 / .v4 in the PTX of the
- *                kernels that did the work on aligned pointers (and none in
- *                the given scalar copy)
- *   performance  against the lab's own scalar kernels and cudaMemcpy, timed by
- *                the judge on fresh inputs every call
- *   profile      global load instructions of the int4 copy (Nsight Compute):
- *                one per four ints */
+ *   correctness  int2 copy, int4 copy and int4 scaled add on tiny n, on every class of n % 4
+ *                (small, and with more vectors than the grid has threads), with out, a (in) and
+ *                b one to three ints past a 16-byte boundary (the scalar fallback), and on sizes
+ *                and offsets drawn from the run's seed, each call checked on the lab's problem
+ *                (gl_problem_check: exact, the inputs read-only, nothing written outside out's
+ *                n ints); the launcher returns at once
+ *   technique    ld.global.v2 / .v4 and st.global.v2 / .v4 in the PTX of the kernels that did
+ *                the work on aligned pointers (and none in the given scalar copy)
+ *   performance  against the lab's own scalar kernels and cudaMemcpy, timed by the judge on
+ *                fresh inputs every call
+ *   profile      global load instructions of the int4 copy (Nsight Compute): one per four ints */
 #include "grader.h"
 #include "inspect.h"
 
@@ -32,8 +28,7 @@
  * scaled add's factor k (run words: LAUNCHER N OUT A B K) */
 static void check(const char *launcher, const int *sizes, int nsizes, vl_offsets off, int k)
 {
-    int s;
-    for (s = 0; s < nsizes; s++)
+    for (int s = 0; s < nsizes; s++)
         gl_expect_right("%s %d %d %d %d %d", launcher, sizes[s], off.out, off.a, off.b, k);
 }
 
@@ -42,35 +37,31 @@ static const int small[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 31, 32, 33, 1023, 1024
 /* more vectors than the grid has threads: the grid-stride loop and the tail, each n % 4 */
 static const int large[] = {LARGE, LARGE + 1, LARGE + 2, LARGE + 3};
 
-/* out, a (in) and b one to three ints past a 16-byte boundary, each alone
- * and together: the vector path would fault (misaligned address) or read the
- * wrong ints. Two ints past it is 8-byte aligned: int2 may vectorise there,
- * int4 may not. */
+/* out, a (in) and b one to three ints past a 16-byte boundary, each alone and together: the
+ * vector path would fault (misaligned address) or read the wrong ints. Two ints past it is
+ * 8-byte aligned: int2 may vectorise there, int4 may not. */
 static void check_misaligned(const char *launcher)
 {
     static const int sizes[] = {5, 1025, 300001}; /* 300001: more than the grid's threads */
     static const vl_offsets offs[] = {{1, 1, 1}, {0, 1, 1}, {1, 0, 0}, {0, 0, 1}, {2, 2, 2},
                                       {3, 3, 3}};
-    int i;
-    for (i = 0; i < 6; i++)
+    for (int i = 0; i < 6; i++)
         if (!vl_is_copy(launcher) || offs[i].out || offs[i].a) /* a copy has no b */
             check(launcher, sizes, 3, offs[i], 7);
 }
 
-/* Sizes, offsets and k from the run's seed. */
+/* Sizes, offsets and k from the run's seed: aligned, then off. */
 static void check_random(const char *launcher)
 {
     gl_rng rng;
-    int n[2];
-    vl_offsets off;
     gl_test_rng(&rng);
-    n[0] = (int)gl_rng_range(&rng, 1, 1 << 21);
-    n[1] = (int)gl_rng_range(&rng, 1, 1 << 21);
+    int n = (int)gl_rng_range(&rng, 1, 1 << 21), m = (int)gl_rng_range(&rng, 1, 1 << 21);
+    vl_offsets off; /* drawn one at a time: an initializer list's order is unspecified */
     off.out = (int)gl_rng_range(&rng, 0, 3);
     off.a = (int)gl_rng_range(&rng, 0, 3);
     off.b = (int)gl_rng_range(&rng, 0, 3);
-    check(launcher, n, 1, (vl_offsets){0, 0, 0}, (int)gl_rng_range(&rng, -1000, 1000));
-    check(launcher, n + 1, 1, off, (int)gl_rng_range(&rng, -1000, 1000));
+    check(launcher, &n, 1, (vl_offsets){0, 0, 0}, (int)gl_rng_range(&rng, -1000, 1000));
+    check(launcher, &m, 1, off, (int)gl_rng_range(&rng, -1000, 1000));
 }
 
 /* The correctness tests of one launcher, label its name in the titles */
@@ -96,53 +87,32 @@ CORRECTNESS(copy_int2, "int2 copy")
 CORRECTNESS(copy_int4, "int4 copy")
 CORRECTNESS(scaled_add_int4, "int4 scaled add")
 
+/* The launcher only enqueues its work: 2^22 + 3 ints behind a 150 ms kernel. */
+GL_QUEUED(copy_int4_async, 2, "int4 copy, launcher returns at once", .run = "copy_int4 4194307")
 
 /* ---- technique: read from the PTX of the kernels the launchers ran ---- */
 
-/* Many calls on aligned pointers. The record of a launcher's kernels spans
- * the whole lab, and a kernel is judged when it did a share of the work (its GPU
- * time, gl_launched_kernels): these calls outweigh the scalar fallback that
- * the misaligned tests rightly ran, so the kernels judged are those that
- * did the work where the launcher may vectorise. */
-#define ALIGNED_CALLS 256
-
-static void run_aligned(const char *launcher)
-{
-    const int n = LARGE;
-    size_t bytes = (size_t)n * sizeof(int);
-    gl_buf a = gl_buf_alloc(bytes, 0), b = gl_buf_alloc(bytes, 0), out = gl_buf_alloc(bytes, 0);
-    int i;
-    gl_device_fill_int(a.ptr, (size_t)n, -1000000, 1000000, gl_seed() ^ 0xa);
-    gl_device_fill_int(b.ptr, (size_t)n, -1000000, 1000000, gl_seed() ^ 0xb);
-    for (i = 0; i < ALIGNED_CALLS; i++)
-        vl_run(launcher, out.ptr, a.ptr, b.ptr, 3, n);
-    gl_buf_free(&a);
-    gl_buf_free(&b);
-    gl_buf_free(&out);
-}
-
-static void check_vector_ops(const char *launcher, const char *kernel, const char *width,
-                             int loads, int task)
-{
-    const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    const char *type = !strcmp(width, ".v2") ? "int2" : "int4";
-    int ld = gl_ptx_count_with(e, "ld.global", width),
-        st = gl_ptx_count_with(e, "st.global", width);
-    if (ld < loads || st < 1)
-        gl_check_fail("%s%s%s%s has %d ld.global%s and %d st.global%s instructions in its PTX: "
-                      "task %d reads and writes through %s pointers (reinterpret_cast<const %s "
-                      "*>), so that one instruction moves %s bytes",
-                      kernel, gl_have_gpu() ? ", which did the work of " : "",
-                      gl_have_gpu() ? launcher : "", gl_have_gpu() ? " on aligned pointers," : "",
-                      ld, width, st, width, task, type, type, !strcmp(width, ".v2") ? "8" : "16");
-}
-
+/* The kernels of task task that did launcher's work (with a GPU: in the probe's call, on
+ * aligned pointers) read and write through vector pointers of width: loads vector loads at
+ * least, and a vector store. */
 static void check_vector_kernels(const char *launcher, const char *named, const char *width,
                                  int loads, int task)
 {
+    const char *type = !strcmp(width, ".v2") ? "int2" : "int4";
+    char did[128] = "";
     if (gl_have_gpu())
-        run_aligned(launcher);
-    GL_FOR_EACH_KERNEL(launcher, named, k) check_vector_ops(launcher, k, width, loads, task);
+        snprintf(did, sizeof did, ", which did the work of %s on aligned pointers,", launcher);
+    GL_FOR_EACH_KERNEL(launcher, named, k) {
+        const gl_ptx_entry *e = gl_kernel_entry(k);
+        int ld = gl_ptx_count_with(e, "ld.global", width),
+            st = gl_ptx_count_with(e, "st.global", width);
+        if (ld < loads || st < 1)
+            gl_check_fail("%s%s has %d ld.global%s and %d st.global%s instructions in its PTX: "
+                          "task %d reads and writes through %s pointers (reinterpret_cast<const "
+                          "%s *>), so that one instruction moves %s bytes",
+                          k, did, ld, width, st, width, task, type, type,
+                          !strcmp(width, ".v2") ? "8" : "16");
+    }
 }
 
 /* The test tells a scalar kernel from a vector one: the given copy has none. */
@@ -171,10 +141,6 @@ GL_TEST(scaled_add_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 scaled add: .v4 l
 {
     check_vector_kernels("scaled_add_int4", "scaled_add_int4_kernel", ".v4", 2, 3);
 }
-
-/* ---- the launcher only enqueues its work: 2^22 + 3 ints behind a 150 ms kernel ---- */
-
-GL_QUEUED(copy_int4_async, 2, "int4 copy, launcher returns at once", .run = "copy_int4 4194307")
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
  * Thresholds at most two thirds of the effect the reference shows under the grader's clock

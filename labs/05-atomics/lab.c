@@ -1,6 +1,5 @@
-/* lab.c: lab 05-atomics described once (lab.h): the launchers, the four tasks' problems (their
- * inputs, guard zones and words), and the lab's own check of each task's output with its
- * hints. */
+/* lab.c: lab 05-atomics described once (lab.h): the launchers, and the four tasks' problems:
+ * their inputs, guard zones and words, the expected outputs, and the hints. */
 #include "lab.h"
 
 #include <cuda_runtime_api.h>
@@ -64,6 +63,10 @@ static int task_of(const char *launcher)
     return strstr(launcher, "bins") ? VALUES : BYTES;
 }
 
+/* Inputs hold AT_SLACK elements past n, drawn like the rest and never counted: a kernel that
+ * reads past n counts them, and the comparison sees it. */
+#define AT_SLACK 64
+
 static size_t room(const at_size *z)
 {
     return (size_t)z->n + AT_SLACK;
@@ -75,10 +78,6 @@ static int out_words(const at_size *z)
     return z->task == BYTES ? AT_BINS : z->task == VALUES ? z->nbins : 1;
 }
 
-/* The guard zones of the bins, *result and *sum: a loop over the bins that runs past nbins
- * writes up to the lab's largest bin count too far */
-#define OUT_GUARD (AT_MAX_BINS * sizeof(unsigned) + 4096)
-
 /* The maximum of AT_MAX_FIRST and AT_MAX_LAST input: what a right call on them leaves in
  * *result */
 static const float top = 5000.0f;
@@ -86,16 +85,6 @@ static const float top = 5000.0f;
 static void upload(void *dst, const void *src, size_t bytes)
 {
     GL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
-}
-
-/* count words of device memory, downloaded (malloc'ed). */
-static unsigned *download(const void *src, size_t count)
-{
-    unsigned *h = malloc(count * sizeof(unsigned) + 1);
-    if (!h)
-        gl_fail("out of host memory (%zu words)", count);
-    GL_CUDA(cudaMemcpy(h, src, count * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    return h;
 }
 
 /* ---- the inputs, made on the GPU from the seed ---- */
@@ -134,8 +123,9 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 
 /* The output, the input, n, then nbins (task 2) or the sum's partials and counter; a
  * launcher takes as many as its layout says. */
-static void run(const char *launcher, const at_size *z, void *const *buf)
+static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
+    const at_size *z = ctx;
     gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(z->n), GL_I(z->nbins), GL_P(NULL)};
     if (z->task == SUM) {
         a[3] = GL_P(buf[2]);
@@ -144,92 +134,85 @@ static void run(const char *launcher, const at_size *z, void *const *buf)
     gl_exec(launcher, a);
 }
 
-static void problem_call(void *ctx, const char *launcher, void *const *buf)
+/* ---- the expected outputs, from the inputs: only the first n elements count ---- */
+
+/* The largest of x[0 .. n-1], -INFINITY for n = 0, found on the host. */
+static float maximum(const at_size *z, const float *x)
 {
-    run(launcher, ctx, buf);
+    float *h = malloc((size_t)z->n * sizeof *h + 1), m = -INFINITY;
+    if (!h)
+        gl_fail("out of host memory (%d floats)", z->n);
+    GL_CUDA(cudaMemcpy(h, x, (size_t)z->n * sizeof *h, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < z->n; i++)
+        if (h[i] > m)
+            m = h[i];
+    free(h);
+    return m;
 }
 
-/* ---- the lab's own check of each task's output, in its terms (verify) ----
- * The kit finds writes outside the outputs (guard zones) and changed inputs; the values are
- * checked here. The kit's comparison (reference_fn, hint_of) cannot do it yet: its hints see
- * neither the histogram's total nor which of *sum and the counter is wrong, it finds -INFINITY
- * (max_float on n = 0) unequal to itself, and gl_perf_queued takes a counter (a made output)
- * only where the lab checks it. */
-
-static char why[2048];
-
-/* What a wrong histogram says about the kernel. */
-static void hist_hint(const gl_cmp *c, const unsigned *got, int nbins, int n, char *buf,
-                      size_t len)
+/* The histograms by CUB (else the given kernel), the maximum, and the kit's word sum; the
+ * counter stays as it was made, at 0. */
+static void problem_reference(void *ctx, void *const *buf)
 {
+    const at_size *z = ctx;
+    if (z->task == MAX) {
+        float m = maximum(z, buf[0]);
+        upload(buf[1], &m, sizeof m);
+    } else if (z->task == SUM) {
+        unsigned sum = gl_device_sum_words(buf[0], (size_t)z->n);
+        upload(buf[1], &sum, sizeof sum);
+    } else {
+        GL_CUDA(cudaMemset(buf[1], 0, (size_t)out_words(z) * sizeof(unsigned))); /* n = 0 */
+        if (gl_device_histogram(buf[0], (size_t)z->n, z->task == BYTES, out_words(z), buf[1]))
+            problem_call(ctx, z->task == BYTES ? "histogram_global" : "histogram_bins_global",
+                         buf);
+        GL_CHECK_LAUNCH("the kit's histogram");
+    }
+}
+
+/* ---- what a wrong output says about the code ---- */
+
+static const char *histogram_hint(const at_size *z, const gl_cmp *c, const unsigned *got)
+{
+    static char why[600];
     unsigned long long total = 0;
-    int b;
-    if (c->unwritten == c->n) {
-        snprintf(buf, len, "No bin was written, not even zeroed: the launcher zeroes the bins "
-                 "(cudaMemsetAsync) before its kernel");
-        return;
-    }
-    if (c->unwritten) {
-        snprintf(buf, len, "Some bins still hold what was there before the call: the launcher "
-                 "zeroes all of bins[0 .. nbins - 1] before its kernel");
-        return;
-    }
-    for (b = 0; b < nbins; b++)
+    if (c->unwritten == c->n)
+        return "No bin was written, not even zeroed: the launcher zeroes the bins "
+               "(cudaMemsetAsync) before its kernel";
+    if (c->unwritten)
+        return "Some bins still hold what was there before the call: the launcher zeroes all of "
+               "bins[0 .. nbins - 1] before its kernel";
+    for (size_t b = 0; b < c->n; b++)
         total += got[b];
-    if (total < (unsigned long long)n)
-        snprintf(buf, len, "The bins add up to %llu, fewer than the %d elements: counts were "
-                 "lost. The merge adds each block's hist[b] to bins[b] with atomicAdd (other "
-                 "blocks add to the same bins: a plain store overwrites their counts), after a "
-                 "__syncthreads() (every count of the block is in), over every bin up to nbins",
-                 total, n);
-    else if (total > (unsigned long long)n)
-        snprintf(buf, len, "The bins add up to %llu, more than the %d elements: is the block's "
-                 "histogram zeroed before it counts (shared memory is not zeroed for you), with "
-                 "a __syncthreads() between the zeroing and the counting? (A loop that reads "
-                 "past element n - 1 counts elements that are not there, too)",
-                 total, n);
+    if (total == (unsigned long long)z->n)
+        return "The counts add up to n but land in the wrong bins: element i counts in the bin "
+               "of its value, and the block's bin b merges into bins[b]";
+    if (total < (unsigned long long)z->n)
+        snprintf(why, sizeof why, "The bins add up to %llu, fewer than the %d elements: counts "
+                 "were lost. The merge adds each block's hist[b] to bins[b] with atomicAdd "
+                 "(other blocks add to the same bins: a plain store overwrites their counts), "
+                 "after a __syncthreads() (every count of the block is in), over every bin up to "
+                 "nbins", total, z->n);
     else
-        snprintf(buf, len, "The counts add up to n but land in the wrong bins: element i counts "
-                 "in the bin of its value, and the block's bin b merges into bins[b]");
+        snprintf(why, sizeof why, "The bins add up to %llu, more than the %d elements: is the "
+                 "block's histogram zeroed before it counts (shared memory is not zeroed for "
+                 "you), with a __syncthreads() between the zeroing and the counting? (A loop "
+                 "that reads past element n - 1 counts elements that are not there, too)",
+                 total, z->n);
+    return why;
 }
 
-/* The right bins, on the GPU: CUB's histogram, else the given kernel's. */
-static unsigned *expected_bins(const at_size *z, void *const *buf)
+static const char *max_hint(const gl_cmp *c)
 {
-    gl_buf bins = gl_buf_alloc((size_t)out_words(z) * sizeof(unsigned), 0);
-    void *given[GL_PROBLEM_BUFS] = {buf[0], bins.ptr};
-    unsigned *h;
-    GL_CUDA(cudaMemset(bins.ptr, 0, bins.bytes)); /* n = 0 counts nothing */
-    if (gl_device_histogram(buf[0], (size_t)z->n, z->task == BYTES, out_words(z), bins.ptr))
-        run(z->task == BYTES ? "histogram_global" : "histogram_bins_global", z, given);
-    GL_CHECK_LAUNCH("the kit's histogram");
-    h = download(bins.ptr, (size_t)out_words(z));
-    gl_buf_free(&bins);
-    return h;
-}
-
-static void verify_histogram(const at_size *z, void *const *buf)
-{
-    size_t nbins = (size_t)out_words(z);
-    unsigned *got = download(buf[1], nbins), *ref = expected_bins(z, buf);
-    gl_cmp cmp;
-    if (gl_compare_uint(ref, got, nbins, &cmp)) {
-        char d[1024], h[600];
-        gl_cmp_describe(&cmp, "bins", NULL, NULL, d, sizeof d);
-        hist_hint(&cmp, got, (int)nbins, z->n, h, sizeof h);
-        snprintf(why, sizeof why, "%s. %s", d, h);
+    static char why[320];
+    double expected = c->diff[0].expected, got = c->diff[0].actual;
+    if (isnan(got)) {
+        snprintf(why, sizeof why, "*result still holds what was there before the call (NaN "
+                 "here, where %.9g was expected): the launcher sets it to -INFINITY "
+                 "(set_float_kernel) before max_float_kernel, and no float compares above a NaN",
+                 expected);
+        return why;
     }
-    free(got);
-    free(ref);
-}
-
-/* What a wrong maximum says about the code. */
-static const char *max_hint(float expected, float got)
-{
-    if (isnan(got))
-        return "*result still holds what was there before the call (NaN here): the launcher "
-               "sets it to -INFINITY (set_float_kernel) before max_float_kernel, and no float "
-               "compares above a NaN";
     if (got > expected)
         return "The result is larger than every element: a value from before the call. The "
                "launcher must set *result to -INFINITY on every call, before the blocks merge";
@@ -243,54 +226,29 @@ static const char *max_hint(float expected, float got)
            "swap succeeds";
 }
 
-static void verify_max(const at_size *z, void *const *buf)
+/* *sum is compared before the counter: a wrong counter comes with a right *sum. */
+static const char *sum_hint(const gl_problem_buf *b, const gl_cmp *c)
 {
-    float *x = (float *)download(buf[0], (size_t)z->n), *got = (float *)download(buf[1], 1);
-    float expected = -INFINITY;
-    int i;
-    for (i = 0; i < z->n; i++)
-        if (x[i] > expected)
-            expected = x[i];
-    if (!(*got == expected)) /* -INFINITY equals itself, a NaN (the poison) nothing */
-        snprintf(why, sizeof why, "*result is %.9g, expected %.9g. %s", *got, expected,
-                 max_hint(expected, *got));
-    free(x);
-    free(got);
+    if (!strcmp(b->name, "counter"))
+        return "*sum is right, but the counter is not back at 0 after the call: the next call "
+               "would find no last block. atomicInc(counter, gridDim.x - 1) hands out 0 .. "
+               "gridDim.x - 1 and wraps back to 0 at the last ticket";
+    if (c->unwritten)
+        return "*sum was never written: no block saw itself last. The block that draws the "
+               "last ticket (gridDim.x - 1) from atomicInc(counter, gridDim.x - 1) adds the "
+               "partials and writes *sum";
+    return "The last block adds all gridDim.x partials (volatile reads: other blocks wrote "
+           "them), each block's written before its ticket (a __threadfence() between the two)";
 }
 
-static void verify_sum(const at_size *z, void *const *buf)
-{
-    unsigned *h = download(buf[1], 1), *counter = download(buf[3], 1);
-    unsigned expected = gl_device_sum_words(buf[0], (size_t)z->n);
-    if (h[0] == 0xffffffffu && expected != 0xffffffffu)
-        snprintf(why, sizeof why, "*sum was never written: no block saw itself last. The "
-                 "block that draws the last ticket (gridDim.x - 1) from atomicInc(counter, "
-                 "gridDim.x - 1) adds the partials and writes *sum");
-    else if (h[0] != expected)
-        snprintf(why, sizeof why, "*sum is %u, expected %u: the last block adds all gridDim.x "
-                 "partials (volatile reads: other blocks wrote them), each block's written "
-                 "before its ticket (a __threadfence() between the two)", h[0], expected);
-    else if (*counter != 0)
-        snprintf(why, sizeof why, "*sum is right, but the counter is %u after the call, not 0: "
-                 "the next call would find no last block. atomicInc(counter, gridDim.x - 1) "
-                 "hands out 0 .. gridDim.x - 1 and wraps back to 0 at the last ticket",
-                 *counter);
-    free(h);
-    free(counter);
-}
-
-static const char *problem_verify(void *ctx, void *const *buf, unsigned long long seed)
+static const char *problem_hint(void *ctx, const char *launcher, const gl_problem_buf *b,
+                                const gl_cmp *c, const void *expected, const void *got)
 {
     const at_size *z = ctx;
-    (void)seed; /* every element is checked */
-    why[0] = '\0';
-    if (z->task == MAX)
-        verify_max(z, buf);
-    else if (z->task == SUM)
-        verify_sum(z, buf);
-    else
-        verify_histogram(z, buf);
-    return why;
+    (void)launcher;
+    (void)expected;
+    return z->task == MAX ? max_hint(c) : z->task == SUM ? sum_hint(b, c)
+                                                          : histogram_hint(z, c, got);
 }
 
 /* ---- the problems ---- */
@@ -332,8 +290,9 @@ gl_problem atomics_problem(const char *launcher, void *size)
      * (H100): 4 calls make a round long beside its 1 ms of overhead */
     int slow = task == BYTES || (task == VALUES && z->hot > 0);
     gl_problem p = {.what = z->what, .inputs = 1, .outputs = task == SUM ? 3 : 1, .ctx = z,
-                    .make = problem_make, .call = problem_call, .verify = problem_verify,
-                    .inputs_read_only = 1, .work = (double)z->n * (double)elem,
+                    .make = problem_make, .call = problem_call,
+                    .reference_fn = problem_reference, .inputs_read_only = 1,
+                    .hint_of_values = problem_hint, .work = (double)z->n * (double)elem,
                     .sets = AT_SETS, .rounds = 5, .baseline_sets = slow ? 4 : 0};
     static const char *const in_names[] = {"data", "values", "x", "x"},
                              *out_names[] = {"bins", "bins", "result", "sum"};
@@ -349,13 +308,17 @@ gl_problem atomics_problem(const char *launcher, void *size)
     describe(z);
     p.buf[0] = (gl_problem_buf){.name = in_names[task], .bytes = room(z) * elem,
                                 .outside = "it is read-only input"};
+    /* exact: a count, the maximum (one of the elements, or -INFINITY), a wrapping sum */
     p.buf[1] = (gl_problem_buf){.name = out_names[task],
                                 .bytes = (size_t)out_words(z) * sizeof(unsigned),
+                                .cmp = task == MAX ? GL_CMP_FLOAT : GL_CMP_UINT,
                                 .made = task == MAX && z->again, .outside = outside,
-                                .guard = OUT_GUARD};
+                                /* a loop over the bins that runs past nbins writes up to the
+                                 * lab's largest bin count too far */
+                                .guard = AT_MAX_BINS * sizeof(unsigned) + 4096};
     p.buf[2] = (gl_problem_buf){.name = "partials", .bytes = AT_SUM_BLOCKS * sizeof(unsigned),
-                                .outside = sum_outside};
-    p.buf[3] = (gl_problem_buf){.name = "counter", .bytes = sizeof(unsigned), .made = 1,
-                                .outside = sum_outside};
+                                .scratch = 1, .outside = sum_outside};
+    p.buf[3] = (gl_problem_buf){.name = "counter", .bytes = sizeof(unsigned), .cmp = GL_CMP_UINT,
+                                .made = 1, .kept = 1, .outside = sum_outside};
     return p;
 }

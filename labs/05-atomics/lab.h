@@ -1,21 +1,15 @@
 /* lab.h: lab 05-atomics described once, for its demo (demo.c) and its grader
  * (tests/05-atomics.c): the launchers, and the problem of each task (common/gl_problem.h):
- * its buffers and their guard zones, its input made on the GPU from a seed, its call, the
- * lab's check of its output in the lab's words, its work and its timed rounds. */
+ * its buffers and their guard zones, its input made on the GPU from a seed, its call, its
+ * reference and hints in the lab's words, its work and its timed rounds. */
 #ifndef ATOMICS_LAB_H
 #define ATOMICS_LAB_H
 
 #include "gpulabs.h"
 #include "atomics.h"
 
-/* Inputs hold AT_SLACK elements past n, drawn like the rest and never counted: a kernel that
- * reads past n counts them, and the check sees it. */
-#define AT_SLACK 64
-
-/* The grader's timed rounds: calls a round, each on its own input (its pool holds one more),
- * and the runs of skewed values in them. */
+/* The grader's timed rounds: calls a round, each on its own input (its pool holds one more). */
 #define AT_SETS 16
-#define AT_HOT_RUN 8192
 
 /* What an input holds. */
 typedef enum {
@@ -43,9 +37,9 @@ typedef struct {
 
 /* launcher's problem at size (an at_size): the input, then bins (nbins words), *result or
  * *sum (one), guarded as far as a loop over AT_MAX_BINS bins reaches, then the sum's partials
- * and counter (at 0, as its caller and every right call leave it); checked by the lab (verify:
- * a histogram against CUB's, the maximum and the sum against the kit's own, the counter back
- * at 0). */
+ * (scratch) and counter (at 0, as its caller and every right call leave it); each output exact
+ * against the reference (a histogram by CUB, the maximum and the sum by the kit, the counter
+ * back at 0). */
 gl_problem atomics_problem(const char *launcher, void *size);
 
 #endif

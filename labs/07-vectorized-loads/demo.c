@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-static vl_size aligned, past_one = {.offset = 1};
+static vl_size aligned, past_one = {.at = {1, 1, 1}};
 
 #define CASE(fn, name, z, scalar) {.launcher = fn, .label = name, .size = z, .over = scalar}
 static const gl_demo_case cases[] = {

@@ -35,52 +35,39 @@ int vl_is_copy(const char *launcher)
     return !strncmp(launcher, "copy", 4) || !strcmp(launcher, "gl_copy");
 }
 
-void vl_run(const char *name, int *out, const int *a, const int *b, int k, int n)
+/* Where buffer k of a call starts its array, in ints: a (a copy's in), then b and out, or out */
+static int start_of(const vl_size *z, int k)
 {
-    gl_arg copy[] = {GL_P(out), GL_P(a), GL_I(n)};
-    gl_arg add[] = {GL_P(out), GL_P(a), GL_P(b), GL_I(k), GL_I(n)};
-    gl_exec(name, vl_is_copy(name) ? copy : add);
-}
-
-/* Where buffer k of a call starts its array, in ints: a (a copy's in), b (none in a copy), out */
-static int start_of(const vl_size *z, int copy, int k)
-{
-    return z->offset + (k == 0 ? z->at.a : k == 1 && !copy ? z->at.b : z->at.out);
+    return k == 0 ? z->at.a : k == 1 && !z->copy ? z->at.b : z->at.out;
 }
 
 /* The inputs random; out, where it is made (its array starts past the boundary), all poison:
  * the ints before its array must stay so, and the array's are found unwritten as in a check. */
-static void make(const vl_size *z, int copy, int k, void *dst, unsigned long long seed)
+static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
-    size_t ints = (size_t)start_of(z, copy, k) + (size_t)z->n;
-    if (k == (copy ? 1 : 2))
+    const vl_size *z = ctx;
+    size_t ints = (size_t)start_of(z, k) + (size_t)z->n;
+    if (k == (z->copy ? 1 : 2))
         GL_CUDA(cudaMemset(dst, GL_POISON_BYTE, ints * sizeof(int)));
     else
         gl_device_fill_int(dst, ints, -1000000, 1000000, seed);
 }
 
-static void make_copy(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    make(ctx, 1, k, dst, seed);
-}
-
-static void make_add(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    make(ctx, 0, k, dst, seed);
-}
-
+/* A copy: out, a (in), n; a scaled add: out, a, b, k, n. */
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const vl_size *z = ctx;
-    int copy = vl_is_copy(launcher), k = z->k ? z->k : 3;
-    int *a = (int *)buf[0] + start_of(z, copy, 0);
-    int *b_or_out = (int *)buf[1] + start_of(z, copy, 1);
-    if (!strcmp(launcher, "gl_copy"))
+    int *a = (int *)buf[0] + start_of(z, 0), *b_or_out = (int *)buf[1] + start_of(z, 1);
+    if (!strcmp(launcher, "gl_copy")) {
         gl_copy(b_or_out, a, (size_t)z->n * sizeof(int));
-    else if (copy)
-        vl_run(launcher, b_or_out, a, NULL, k, z->n);
-    else
-        vl_run(launcher, (int *)buf[2] + start_of(z, 0, 2), a, b_or_out, k, z->n);
+    } else if (z->copy) {
+        gl_arg copy[] = {GL_P(b_or_out), GL_P(a), GL_I(z->n)};
+        gl_exec(launcher, copy);
+    } else {
+        gl_arg add[] = {GL_P((int *)buf[2] + start_of(z, 2)), GL_P(a), GL_P(b_or_out),
+                        GL_I(z->k ? z->k : 3), GL_I(z->n)};
+        gl_exec(launcher, add);
+    }
 }
 
 /* What usually causes what the comparison found, in the lab's terms. Indices count from out's
@@ -89,9 +76,8 @@ static const char *hint(void *ctx, const char *launcher, const gl_cmp *c)
 {
     static char why[320];
     const vl_size *z = ctx;
-    int copy = vl_is_copy(launcher);
-    size_t start = (size_t)start_of(z, copy, copy ? 1 : 2),
-           first = c->shown ? c->diff[0].index : start;
+    size_t start = (size_t)z->at.out, first = c->shown ? c->diff[0].index : start;
+    (void)launcher;
     if (first < start) {
         snprintf(why, sizeof why, "The array is out[%zu .. %zu), and an int before it was "
                  "written: the vector loop or the tail goes outside its n ints",
@@ -114,27 +100,26 @@ gl_problem vl_problem(const char *launcher, void *size)
 {
     static const char *const copy_names[] = {"in", "out"}, *const add_names[] = {"a", "b", "out"};
     vl_size *z = size;
-    int copy = vl_is_copy(launcher), start[3], k, w;
+    int copy = vl_is_copy(launcher), w;
     gl_problem p = {.what = z->what, .inputs = copy ? 1 : 2, .outputs = 1, .ctx = z,
-                    .make = copy ? make_copy : make_add, .call = problem_call,
+                    .make = problem_make, .call = problem_call,
                     .reference = copy ? "copy_int" : "scaled_add_int", .inputs_read_only = 1,
                     .hint_of = hint, .work = (copy ? 2.0 : 3.0) * (double)z->n * sizeof(int),
                     .sets = 16, .rounds = 5};
-    for (k = 0; k <= p.inputs; k++)
-        start[k] = start_of(z, copy, k);
+    z->copy = copy;
     w = snprintf(z->what, sizeof z->what, "with n = %d", z->n);
-    if (copy && (start[0] || start[1]))
+    if (copy && (z->at.out || z->at.a))
         snprintf(z->what + w, sizeof z->what - (size_t)w, ", out %d and in %d ints past a "
-                 "256-byte boundary", start[1], start[0]);
-    else if (!copy && (start[0] || start[1] || start[2]))
+                 "256-byte boundary", z->at.out, z->at.a);
+    else if (!copy && (z->at.out || z->at.a || z->at.b))
         snprintf(z->what + w, sizeof z->what - (size_t)w, ", out %d, a %d and b %d ints past "
-                 "a 256-byte boundary", start[2], start[0], start[1]);
-    for (k = 0; k <= p.inputs; k++)
+                 "a 256-byte boundary", z->at.out, z->at.a, z->at.b);
+    for (int k = 0; k <= p.inputs; k++)
         p.buf[k] = (gl_problem_buf){
             .name = (copy ? copy_names : add_names)[k],
-            .bytes = ((size_t)start[k] + (size_t)z->n) * sizeof(int),
+            .bytes = ((size_t)start_of(z, k) + (size_t)z->n) * sizeof(int),
             .guard = 4096 + 256, /* a page past the farthest stray vector store or tail */
-            .made = k == p.inputs && start[k] > 0, /* out's ints before its array: kept */
+            .made = k == p.inputs && start_of(z, k) > 0, /* out's ints before its array: kept */
             .outside = k < p.inputs ? "the inputs are read-only"
                                     : "the vector loop or the tail goes past n: a vector store "
                                       "past the end? The tail must be written one int at a time"};

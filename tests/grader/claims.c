@@ -182,6 +182,8 @@ void gl_claim_counter(const gl_counter_claim *c)
         gl_check_fail("%s's kernels did none of the work this counts (%s: Nsight Compute "
                       "counted none)%s%s",
                       argv[0], k->what, c->none ? ": " : "", c->none ? c->none : "");
+    if (c->per > 0)
+        r /= c->per;
     if (k->detail)
         k->detail(v, detail, sizeof detail);
     gl_test_margin(r, bound, larger);

@@ -413,6 +413,7 @@ typedef struct {
     double at_most, at_least; /* the bound: one of them (the other 0) */
     const char *hint;         /* what missing the bound most likely means */
     const char *none;         /* what it means that no kernel did this work; NULL: nothing */
+    double per;               /* the ratio judged per this many (a histogram's bins); 0: one */
 } gl_counter_claim;
 
 /* A launcher on the lab's problem at run's sizes (GL_LAB.problem reads the words after the

@@ -252,10 +252,10 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
     /* the delayed copy writes buffer 0: the first input or, where there is none, the output
      * the call updates in place (made), undoing the warm-up call's update. Any other output
      * updated in place, the warm-up call would have updated, unless the lab's own check
-     * (verify) judges the outputs as both calls left them: a made output is then made once,
-     * before the warm-up (working memory a right call leaves as it found it: a counter) */
+     * (verify) judges the outputs as both calls left them, or a right call leaves the output
+     * as it found it (kept: a counter): a made output is then made once, before the warm-up */
     for (k = p->inputs; k < nbufs(p); k++)
-        if (p->buf[k].made ? k != 0 && !p->verify : !is_made(p, 0))
+        if (p->buf[k].made ? k != 0 && !p->verify && !p->buf[k].kept : !is_made(p, 0))
             gl_kit_error("gl_perf_queued(%s, %s): no input, or an output updated in place "
                          "that is not the only buffer the delayed copy writes",
                          launcher, p->what);
