@@ -323,24 +323,20 @@ gl_problem reduce_problem(const char *launcher, void *size)
 
 /* ---- the demo's run to run ---- */
 
-const char *reduce_twice(const char *launcher, reduce_size *z, unsigned long long seed,
-                         int exact)
+const char *reduce_twice(const char *launcher, reduce_size *z, int exact)
 {
     static char said[256];
     gl_problem p = reduce_problem(launcher, z);
     gl_buf b[3];
     void *buf[3];
-    float s[2], *in = exact ? malloc(p.buf[0].bytes + 1) : NULL;
+    float s[2];
     unsigned u[2], bits = 0;
-    double sum = 0.0;
     char more[64] = "";
-    if (exact && !in)
-        gl_fail("out of host memory for n = %d", z->n);
     for (int i = 0; i < 3; i++) {
         b[i] = gl_buf_alloc(p.buf[i].bytes, 0);
         buf[i] = b[i].ptr;
     }
-    p.make(p.ctx, 0, buf[0], gl_problem_seed(seed, 0));
+    p.make(p.ctx, 0, buf[0], gl_problem_seed(gl_seed(), 0));
     for (int i = 0; i < 2; i++) {
         p.call(p.ctx, launcher, buf);
         gl_buf_download(&b[1], &s[i]);
@@ -348,15 +344,19 @@ const char *reduce_twice(const char *launcher, reduce_size *z, unsigned long lon
     memcpy(u, s, sizeof u);
     for (unsigned x = u[0] ^ u[1]; x; x &= x - 1)
         bits++;
-    if (exact) {
+    if (exact) { /* in double, on the host */
+        float *in = malloc(p.buf[0].bytes + 1);
+        double sum = 0.0;
+        if (!in)
+            gl_fail("out of host memory for n = %d", z->n);
         gl_buf_download(&b[0], in);
         for (int i = 0; i < z->n; i++)
             sum += in[i];
         snprintf(more, sizeof more, "; the exact sum is %.9g", sum);
+        free(in);
     }
     snprintf(said, sizeof said, "%s twice: %.9g and %.9g (%u bits differ%s)", launcher,
              (double)s[0], (double)s[1], bits, more);
-    free(in);
     for (int i = 0; i < 3; i++)
         gl_buf_free(&b[i]);
     return said;

@@ -22,22 +22,17 @@ typedef struct {
     char what[512], hint[1024];
 } reduce_size;
 
-/* The problem of launcher at size (common/gl_problem.h): `in`, *sum and partial, launcher's
- * scratch; gl_copy copies `in` to `out` (the copy bandwidth, of the same bytes).
- * The timed problem (call 0), REDUCE_SETS calls a round: n random floats made on the GPU, *sum
- * within 2^-14 x n x the largest |x| of the kit's reduce_interleaved of them; or ints, exactly
- * their sum modulo 2^32.
- * A checked call (call 1 to 3): the grader's check of that call of a row of calls on the same
- * buffers, on inputs made on the host that tell a wrong sum apart (lab.c says which), the sum
- * within 2^-14 x sum |x_i| of the exact sum (ints: exact modulo 2^32); with same, also the
- * first call's bits. */
+/* The problem of launcher at size (common/gl_problem.h): `in`, *sum and partial, its scratch;
+ * gl_copy copies `in` to `out` (the copy bandwidth, of the same bytes). The timed problem
+ * (call 0): n random floats (or ints) made on the GPU, REDUCE_SETS calls a round. A checked
+ * call (1 to 3): that call of a row of calls on the same buffers, on inputs made on the host
+ * that tell a wrong sum apart, the sum against its exact value (lab.c says how close). */
 #define REDUCE_SETS 6
 gl_problem reduce_problem(const char *launcher, void *size);
 
-/* The demo's run to run: float launcher twice on the input its problem makes from seed (the
- * floats the demo timed), said as "reduce_grid_stride twice: S1 and S2 (B bits differ)", with
- * exact "; the exact sum is S" (in double, on the host) before the ")". A static buffer. */
-const char *reduce_twice(const char *launcher, reduce_size *z, unsigned long long seed,
-                         int exact);
+/* The demo's run to run: float launcher twice on the floats the demo timed (the run's seed),
+ * "reduce_grid_stride twice: S1 and S2 (B bits differ)", with exact "; the exact sum is S"
+ * (in double, on the host) before the ")". A static buffer. */
+const char *reduce_twice(const char *launcher, reduce_size *z, int exact);
 
 #endif
