@@ -1,31 +1,22 @@
 /* 10-reduction.c: the grader's suite for lab 10-reduction.
  *
  *   correctness  every launcher on tiny, odd and large n and on one drawn from the seed, in rows
- *                of calls on the same buffers, each call checked after the ones before it (lab.h's
- *                reduce_problem says on what); three calls of reduce_last_block on one input, the
- *                same bits each; the launchers return at once
- *   technique    the kernels each launcher really ran, read from the PTX: the sequential tree has
- *                no tid % (2 s) and a barrier per step; the shuffle, grid-stride and last-block
- *                kernels shuffle; the grid-stride ones add with a global atomic; the last block
- *                draws a ticket, adds no float atomic, and fences between its partial and ticket
- *   performance  timed by the judge on fresh inputs every call, every sum checked (lab.h's
- *                reduce_problem, 2^28 elements): sequential and shuffle against the given
- *                interleaved kernel, the grid-stride and last-block ones against the copy
+ *                of calls on the same buffers, each checked after the ones before it (lab.c says
+ *                on what); reduce_last_block's same bits on one input; the launchers return at once
+ *   technique    the kernels each launcher really ran, read from the PTX: a tree, shuffles,
+ *                atomics, the last block's ticket and fence
+ *   performance  timed by the judge on 2^28 fresh elements every call, every sum checked: the
+ *                ladder against the given interleaved kernel, the grid-stride ones against the copy
  *
  * No profile tests: the counters that tell the rungs apart (threads per instruction, shared
- * wavefronts) are dominated by the loads and the rem's own instructions; the timings say it
- * better. */
+ * wavefronts) are dominated by the loads and the rem's instructions; the timings say it better. */
 #include "grader.h"
 #include "inspect.h"
 
 #include "lab.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define BIG ((1 << 20) + 3)
-#define HUGE_N ((1 << 22) + 1)
 
 /* Each n of sizes: calls 1 .. calls of a row on the same buffers, each checked after the ones
  * before it (lab.h's reduce_problem); how: "", " wraps" or " same". */
@@ -42,16 +33,14 @@ static void check_rows(const char *launcher, const int *sizes, int nsizes, int c
 
 /* Large n; the grid-stride launchers (rows of three calls) also 4 grid strides (the unrolled
  * loop only, no tail) and 7 strides - 1 (a tail of three strides but one element), at their
- * stride on this GPU (reduce_grid in the starting file): REDUCE_BLOCKS_PER_SM blocks per SM, at
- * most REDUCE_MAX_BLOCKS, of REDUCE_GRID_THREADS threads. */
+ * stride on this GPU, as reduce_grid in the starting file chooses it. */
 static void check_large(const char *launcher, int calls)
 {
     gl_device_info info;
-    int blocks, stride;
     gl_device_require(&info);
-    blocks = REDUCE_BLOCKS_PER_SM * info.sms;
-    stride = (blocks < REDUCE_MAX_BLOCKS ? blocks : REDUCE_MAX_BLOCKS) * REDUCE_GRID_THREADS;
-    ROWS(launcher, calls, "", BIG, HUGE_N);
+    int blocks = REDUCE_BLOCKS_PER_SM * info.sms,
+        stride = (blocks < REDUCE_MAX_BLOCKS ? blocks : REDUCE_MAX_BLOCKS) * REDUCE_GRID_THREADS;
+    ROWS(launcher, calls, "", (1 << 20) + 3, (1 << 22) + 1);
     if (calls == 3)
         ROWS(launcher, calls, "", 4 * stride, 7 * stride - 1);
 }
@@ -60,16 +49,14 @@ static void check_large(const char *launcher, int calls)
 static void check_random(const char *launcher, int calls)
 {
     gl_rng rng;
-    int n;
     gl_test_rng(&rng);
-    n = (int)gl_rng_range(&rng, 1, (int64_t)1 << gl_rng_range(&rng, 0, 23));
+    int n = (int)gl_rng_range(&rng, 1, (int64_t)1 << gl_rng_range(&rng, 0, 23));
     gl_test_note("n = %d, from the seed", n);
     ROWS(launcher, calls, "", n);
 }
 
-/* A launcher's tests on tiny to odd n, on large n and on an n from the seed, in rows of calls:
- * the ladder's of two (tasks 1 to 3), the grid-stride ones' of three, the third at in + 1
- * (tasks 4 and 5). */
+/* A launcher's tests on tiny to odd n, large n and an n from the seed, in rows of calls: the
+ * ladder's of two (tasks 1 to 3), the grid-stride ones' of three, the third at in + 1. */
 #define TESTS(id, words, calls, at, large_s, large)                                           \
     GL_TEST(id##_small_n, GL_CORRECTNESS, 2, 15, words ", n = 0 .. 65537" at)                 \
     {                                                                                         \
@@ -104,7 +91,7 @@ GRID_TESTS(last_block, "last block")
  * additions), and each after the previous one left the counter where the next call needs it. */
 GL_TEST(last_block_repeated, GL_CORRECTNESS, 2, 15, "last block: 3 calls in a row, same bits")
 {
-    ROWS("reduce_last_block", 3, " same", HUGE_N);
+    ROWS("reduce_last_block", 3, " same", (1 << 22) + 1);
 }
 
 /* The launcher only enqueues its work: n = 2^20 + 3 behind a 150 ms kernel. */
@@ -119,8 +106,8 @@ GL_QUEUED(last_block_async, 2, "last block, launcher returns at once",
  * second launch, sum_partials_kernel: the lesson is in the first. */
 static int technique_kernels(const char *launcher, const char *named, char (*names)[224], int max)
 {
-    int n = gl_technique_kernels(launcher, named, names, max), i, kept = 0;
-    for (i = 0; i < n; i++)
+    int n = gl_technique_kernels(launcher, named, names, max), kept = 0;
+    for (int i = 0; i < n; i++)
         if (!gl_symbol_is(names[i], strlen(names[i]), "sum_partials_kernel"))
             memmove(names[kept++], names[i], sizeof names[i]);
     if (kept == 0)
@@ -128,20 +115,15 @@ static int technique_kernels(const char *launcher, const char *named, char (*nam
                       "blocks' sums are the first launch's work (%s)", launcher, named);
     return kept;
 }
+
 #define FOR_EACH_KERNEL(launcher, named, k)                                                   \
     GL_FOR_EACH_KERNEL_OF(technique_kernels, launcher, named, k)
-
-/* A warp's sum in registers: shuffles down (__shfl_down_sync), butterflies (__shfl_xor_sync, the
- * handout's alternative, cg::reduce on older GPUs) or the warp-wide reduction instruction
- * (cg::reduce, __reduce_add_sync: redux.sync); without one, the test fails with lesson. */
-static void expect_shuffles(const gl_ptx_entry *e, const char *kernel, const char *lesson,
-                            const char *more)
-{
-    if (gl_ptx_count_with(e, "shfl", ".down") + gl_ptx_count_with(e, "shfl", ".bfly") +
-            gl_ptx_count(e, "redux.sync") == 0)
-        gl_check_fail("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: "
-                      "%s%s", kernel, lesson, more);
-}
+/* A technique test (10 s) of check on each of those kernels, k naming it. */
+#define KERNEL_TEST(name, points, title, launcher, named, check)                              \
+    GL_TEST(name, GL_TECHNIQUE, points, 10, title)                                            \
+    {                                                                                         \
+        FOR_EACH_KERNEL(launcher, named, k) check;                                            \
+    }
 
 static void check_tree(const char *kernel)
 {
@@ -167,15 +149,16 @@ GL_TEST(sequential_tree, GL_TECHNIQUE, 3, 10, "sequential: no tid % (2 s), a bar
     FOR_EACH_KERNEL("reduce_sequential", "reduce_sequential_kernel", k) check_tree(k);
 }
 
+/* Task 3's lesson, and why a last warp unrolled in shared memory is no shortcut */
+#define LAST_WARP "task 3 finishes the last warp's steps in registers with __shfl_down_sync"
+#define LOCKSTEP " (an unrolled last warp in shared memory, without barriers, relies on " \
+                 "lockstep execution that Volta and later GPUs do not promise)"
+
 static void check_last_warp(const char *kernel)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    expect_shuffles(e, kernel, "task 3 finishes the last warp's steps in registers with "
-                    "__shfl_down_sync",
-                    gl_ptx_barriers(e) > 2 || gl_ptx_count(e, "ld.volatile") > 0
-                        ? " (an unrolled last warp in shared memory, without barriers, relies "
-                          "on lockstep execution that Volta and later GPUs do not promise)"
-                        : "");
+    int unrolled = gl_ptx_barriers(e) > 2 || gl_ptx_count(e, "ld.volatile") > 0;
+    gl_expect_warp_reduction(e, kernel, unrolled ? LAST_WARP LOCKSTEP : LAST_WARP);
     gl_expect_barriers(e, kernel, 2,
                        "one after the load and one after every step of the tree in shared memory");
     if (gl_ptx_count(e, "ld.shared") == 0)
@@ -183,16 +166,14 @@ static void check_last_warp(const char *kernel)
                       "shuffles only in the last warp", kernel);
 }
 
-GL_TEST(shuffle_last_warp, GL_TECHNIQUE, 3, 10, "shuffle: warp shuffles in the last warp")
-{
-    FOR_EACH_KERNEL("reduce_shuffle", "reduce_shuffle_kernel", k) check_last_warp(k);
-}
+KERNEL_TEST(shuffle_last_warp, 3, "shuffle: warp shuffles in the last warp", "reduce_shuffle",
+            "reduce_shuffle_kernel", check_last_warp(k))
 
 static void check_grid_stride_kernel(const char *kernel)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    expect_shuffles(e, kernel, "task 4's block_sum adds within each warp with __shfl_down_sync "
-                    "(warp_sum)", "");
+    gl_expect_warp_reduction(e, kernel, "task 4's block_sum adds within each warp with "
+                                        "__shfl_down_sync (warp_sum)");
     if (gl_ptx_count_with(e, "atom", ".add") + gl_ptx_count_with(e, "red", ".add") == 0)
         gl_check_fail("%s has no atomic add in its PTX: each block adds its sum to *sum with "
                       "atomicAdd (one launch, no partials)", kernel);
@@ -209,88 +190,40 @@ GL_TEST(grid_stride_shuffle_atomic, GL_TECHNIQUE, 3, 10,
 
 /* A ticket: atomicInc (it wraps the counter back to 0 at the last ticket), or an integer
  * atomicAdd (then the last block resets the counter: the repeated-call tests see if not); no
- * atomicAdd on a float or double (atom or red .add.f32/.f64; half types carry .noftz). */
+ * atomicAdd on a float, double or half. */
 static void check_ticket(const char *kernel)
 {
-    static const char *const float_adds[] = {".add.f32", ".add.f64", ".add.noftz.f16",
-                                             ".add.noftz.f16x2", ".add.noftz.bf16",
-                                             ".add.noftz.bf16x2"};
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    int floats = 0;
-    for (size_t i = 0; i < sizeof float_adds / sizeof float_adds[0]; i++)
-        floats += gl_ptx_count_with(e, "atom", float_adds[i]) +
-                  gl_ptx_count_with(e, "red", float_adds[i]);
-    if (gl_ptx_count_with(e, "atom", ".inc") + gl_ptx_count_with(e, "atom", ".add.u32") +
-            gl_ptx_count_with(e, "atom", ".add.s32") + gl_ptx_count_with(e, "atom", ".add.u64") ==
-        0)
+    int tickets = gl_ptx_count_with(e, "atom", ".inc") + gl_ptx_count_with(e, "atom", ".add.u32");
+    tickets += gl_ptx_count_with(e, "atom", ".add.s32") + gl_ptx_count_with(e, "atom", ".add.u64");
+    if (tickets == 0)
         gl_check_fail("%s draws no ticket (no atom.inc, no integer atom.add in its PTX): each "
                       "block draws one with atomicInc(&blocks_done, gridDim.x - 1), which also "
                       "wraps the counter back to 0 at the last ticket", kernel);
-    if (floats > 0)
+    if (gl_ptx_float_atomic_adds(e) > 0)
         gl_check_fail("%s adds floats with atomicAdd: task 5 combines the blocks by the last "
                       "block alone, in a fixed order, so that the float sum is the same bits "
                       "every run", kernel);
-    expect_shuffles(e, kernel, "it uses task 4's block_sum", "");
+    gl_expect_warp_reduction(e, kernel, "it uses task 4's block_sum");
 }
 
-GL_TEST(last_block_ticket, GL_TECHNIQUE, 2, 10, "last block: a ticket, no float atomicAdd")
-{
-    FOR_EACH_KERNEL("reduce_last_block", "reduce_last_block_kernel", k) check_ticket(k);
-}
+KERNEL_TEST(last_block_ticket, 2, "last block: a ticket, no float atomicAdd", "reduce_last_block",
+            "reduce_last_block_kernel", check_ticket(k))
 
-/* __threadfence() stands between the store of the block's partial and its ticket, on every
- * path from the one to the other, and the same thread does both (or a barrier joins the
- * threads between them): the last ticket then proves that every partial is visible. The
- * pattern is read by inspect_fence.c; the verdicts are this lab's. */
-static const char *fence_fault(const gl_last_block *lb)
-{
-    if (lb->fence.at >= 0 && lb->skipped)
-        return "a __threadfence() (membar.gl) lies between writing partial[blockIdx.x] "
-               "(st.global) and atomicInc (atom) in its PTX, but a path from the one to the "
-               "other skips it (a branch or a condition around the fence)";
-    if (lb->fence.at >= 0)
-        return "the store of partial[blockIdx.x] and atomicInc may run on different threads "
-               "(they are under different branches, with no __syncthreads() between them): "
-               "one thread's fence does not order another's ticket";
-    if (lb->block_fence.at >= 0)
-        return "between writing partial[blockIdx.x] and atomicInc there is only a block-wide "
-               "fence (membar.cta or fence...cta: __threadfence_block()), which orders memory "
-               "for the threads of this block only";
-    if (lb->fence_after.at >= 0)
-        return "its __threadfence() (membar.gl) comes after atomicInc (atom.inc) in its PTX, "
-               "not between writing partial[blockIdx.x] (st.global) and drawing the ticket";
-    if (lb->fence_before.at >= 0)
-        return "its __threadfence() comes before it writes partial[blockIdx.x], not between "
-               "that store and atomicInc";
-    return "it has no memory fence (membar or fence) between writing partial[blockIdx.x] and "
-           "atomicInc";
-}
-
+/* __threadfence() between the partial and the ticket, on every path, on one thread */
 static void check_fence(const char *kernel)
 {
-    gl_last_block lb;
-    if (gl_ptx_last_block(gl_kernel_entry(kernel), GL_TICKET_INC_OR_ADD, -1, &lb) != 0)
-        gl_check_fail("%s draws no ticket with atomicInc or an integer atomicAdd (no atom.inc or "
-                      "atom.add.u32 in its PTX), so there is no order of the partial, the fence "
-                      "and the ticket to check", kernel);
-    if (lb.store.at < 0)
-        gl_check_fail("%s stores nothing to global memory before its atomicInc: each block writes "
-                      "partial[blockIdx.x] first, then __threadfence(), then draws its ticket",
-                      kernel);
-    if (lb.fence.at >= 0 && !lb.skipped && !lb.apart)
-        return;
-    gl_check_fail("%s: %s. A block that draws its ticket before its partial is visible to the "
-                  "whole GPU lets the last block read a stale partial[] and add it: a rare race, "
-                  "which passes almost every run and fails some. In that order, by the same "
-                  "thread: partial[blockIdx.x] = v; __threadfence(); ticket = "
-                  "atomicInc(&blocks_done, gridDim.x - 1)", kernel, fence_fault(&lb));
+    gl_expect_last_block(gl_kernel_entry(kernel), kernel, GL_TICKET_INC_OR_ADD, -1,
+                         "partial[blockIdx.x]",
+                         "A block that draws its ticket before its partial is visible to the "
+                         "whole GPU lets the last block read a stale partial[] and add it: a rare "
+                         "race, which passes almost every run and fails some. In that order, by "
+                         "the same thread: partial[blockIdx.x] = v; __threadfence(); ticket = "
+                         "atomicInc(&blocks_done, gridDim.x - 1)");
 }
 
-GL_TEST(last_block_fence, GL_TECHNIQUE, 1, 10,
-        "last block: __threadfence() between the partial and the ticket")
-{
-    FOR_EACH_KERNEL("reduce_last_block", "reduce_last_block_kernel", k) check_fence(k);
-}
+KERNEL_TEST(last_block_fence, 1, "last block: __threadfence() between the partial and the ticket",
+            "reduce_last_block", "reduce_last_block_kernel", check_fence(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
@@ -308,8 +241,7 @@ GL_FASTER(shuffle_vs_interleaved, 4, "shuffle far faster than interleaved",
                   "blocks (two elements per thread, added as they load) and finishes the last "
                   "five steps in one warp with shuffles, without barriers")
 
-/* The grid-stride launchers' read bandwidth against the copy's (gl_copy: the same bytes as the
- * input, counted read and written), and what reaches it */
+/* The copy the grid-stride launchers' read bandwidth is a share of, and what reaches it */
 #define COPY_IS                                                                               \
     "the copy (cudaMemcpy device to device of the same bytes, timed the same way; its GB/s "  \
     "count read + written)"
@@ -336,15 +268,13 @@ GL_SHARE(last_block_pct_of_copy, 4, "last block near the copy bandwidth",
  * reduction's round, with its input made again to check it, holds 7 GiB) */
 #define POOL_MIB (2 * REDUCE_SETS * 1025 + 64)
 
-/* The timed problem: 2^28 elements (1 GiB) per call, 6 GiB per round: at least 1.4 ms of GPU
- * time even for a launcher at the copy's speed on an H200, so that the round trip of each call
- * to the student's process is small beside it; 2^26 where the pool is smaller. */
+/* The timed problem: 2^28 elements (1 GiB) a call, 1.4 ms of GPU time or more even at the copy's
+ * speed on an H200, beside which a call's round trip to the subject is small; else 2^26. */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static reduce_size z;
     z.n = gl_pool_mib() >= POOL_MIB ? 1 << 28 : 1 << 26;
     *p = reduce_problem(launcher, &z);
-    snprintf(z.what, sizeof z.what, "at n = %d (random %s)", z.n, z.ints ? "ints" : "floats");
     return on && *on ? -1 : 0;
 }
 

@@ -11,21 +11,10 @@
 
 typedef void (*float_fn)(float *sum, float *partial, const float *in, int n);
 typedef void (*int_fn)(int *sum, int *partial, const int *in, int n);
+GL_INVOKER(call_float, float_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
+GL_INVOKER(call_int, int_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
 
-static long long call_float(void *fn, const gl_arg *a)
-{
-    ((float_fn)fn)((float *)a[0].p, (float *)a[1].p, (const float *)a[2].p, (int)a[3].i);
-    return 0;
-}
-
-static long long call_int(void *fn, const gl_arg *a)
-{
-    ((int_fn)fn)((int *)a[0].p, (int *)a[1].p, (const int *)a[2].p, (int)a[3].i);
-    return 0;
-}
-
-/* The grid-stride launchers zero *sum with cudaMemsetAsync before their
- * blocks add to it. */
+/* The grid-stride launchers zero *sum with cudaMemsetAsync before their blocks add to it. */
 const gl_launcher LAB_LAUNCHERS[] = {
     {"reduce_interleaved", "pppi", call_float, GL_GIVEN},
     {"reduce_sequential", "pppi", call_float, 0},
@@ -36,14 +25,6 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {"reduce_last_block", "pppi", call_float, 0},
     {NULL, NULL, NULL, 0},
 };
-
-/* Calls launcher `name` of the program's build (in the grader, the student's in its own
- * process, or the kit's own) on in[0 .. n-1]: ints for reduce_grid_stride_int, floats else. */
-static void reduce(const char *name, void *sum, void *partial, const void *in, int n)
-{
-    gl_arg a[] = {GL_P(sum), GL_P(partial), GL_P(in), GL_I(n)};
-    gl_exec(name, a);
-}
 
 /* What each launcher must get right, in the handout's words. */
 static const char *hint(const char *name)
@@ -92,7 +73,8 @@ static const char *const kind_names[] = {
     "integers in [-16, 16] stored as floats", "random floats in [-1, 1)",
     "random ints in [-1000, 1000]", "random ints in [-2^30, 2^30] (the sum wraps)"};
 
-/* The input of call c of the row, at in + *offset. */
+/* The input of call c of the row: call 1 of floats integer-valued up to EXACT_MAX_N, the
+ * others random; call 3, and every call with same, at in + *offset = in + 1. */
 static input_kind kind_of(const reduce_size *z, int c, int *offset)
 {
     *offset = z->same || c == 3;
@@ -110,8 +92,8 @@ static size_t room(const reduce_size *z)
  * and its sums into z: the last input made is the checked call's. */
 static void make_input(reduce_size *z, int c, void *dst)
 {
-    size_t count = room(z) / sizeof(float), n = (size_t)z->n, i;
-    int offset, wraps;
+    size_t count = room(z) / sizeof(float), n = (size_t)z->n;
+    int offset;
     input_kind kind = kind_of(z, c, &offset);
     float *f = malloc(room(z));
     int *x = (int *)f;
@@ -122,23 +104,23 @@ static void make_input(reduce_size *z, int c, void *dst)
     z->exact = kind == INTEGER_VALUED;
     z->sum = z->abs_sum = 0.0;
     z->int_sum = 0;
-    for (i = 0; i < count; i++) {
+    for (size_t i = 0; i < count; i++) {
         if (z->ints)
             x[i] = PAST_N_INT;
         else
             f[i] = PAST_N_FLOAT;
     }
     if (z->ints) {
-        wraps = kind == WRAPPING_INTS;
+        int wraps = kind == WRAPPING_INTS;
         gl_fill_int(&rng, x + offset, n, wraps ? -(1 << 30) : -1000, wraps ? 1 << 30 : 1000);
-        for (i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++)
             z->int_sum += (unsigned)x[offset + i]; /* wraps modulo 2^32, like the GPU's */
         if (z->int_sum == 0xffffffffu && n > 0) { /* the poison: an unwritten *sum would pass */
             x[offset] += 1;
             z->int_sum += 1;
         }
     }
-    for (i = offset; !z->ints && i < offset + n; i++) {
+    for (size_t i = offset; !z->ints && i < offset + n; i++) {
         f[i] = z->exact ? (float)gl_rng_range(&rng, -16, 16) : gl_rng_float(&rng, -1.0f, 1.0f);
         z->sum += f[i]; /* exact for the integer-valued input */
         z->abs_sum += fabs(f[i]);
@@ -169,7 +151,8 @@ static void call_row(void *ctx, const char *launcher, void *const *buf)
                                (size_t)reduce_partials(z->n) * sizeof(float)));
         }
         kind_of(z, c, &offset);
-        reduce(launcher, buf[1], buf[2], (float *)buf[0] + offset, z->n); /* ints: 4 bytes too */
+        gl_arg a[] = {GL_P(buf[1]), GL_P(buf[2]), GL_P((float *)buf[0] + offset), GL_I(z->n)};
+        gl_exec(launcher, a); /* ints: 4 bytes too */
         if (c == z->call)
             break;
         GL_CHECK_LAUNCH(launcher);
@@ -185,16 +168,14 @@ static const char *call_verify(void *ctx, void *const *buf, unsigned long long s
     static char why[2048];
     const reduce_size *z = ctx;
     const char *lesson = hint(z->launcher);
-    unsigned got, off;
+    unsigned got;
     float f, first;
-    double bound = z->exact ? 0.0 : FLOAT_BOUND * z->abs_sum, diff, steps;
     (void)seed;
     GL_CUDA(cudaMemcpy(&got, buf[1], sizeof got, cudaMemcpyDeviceToHost));
     memcpy(&f, &got, sizeof f);
     memcpy(&first, &z->first_bits, sizeof first);
-    off = got - z->int_sum;
-    diff = (double)f - z->sum;
-    steps = diff / PAST_N_FLOAT;
+    unsigned off = got - z->int_sum;
+    double diff = (double)f - z->sum, bound = z->exact ? 0.0 : FLOAT_BOUND * z->abs_sum;
     why[0] = '\0';
     if (got == 0xffffffffu)
         snprintf(why, sizeof why, "*sum was never written (still the poison%s). %s",
@@ -216,7 +197,7 @@ static const char *call_verify(void *ctx, void *const *buf, unsigned long long s
                  "input every order of the additions gives the exact sum, so an element was "
                  "dropped or counted twice%s. %s",
                  (double)f, z->sum, diff,
-                 steps == floor(steps) && steps > 0
+                 floor(diff / PAST_N_FLOAT) == diff / PAST_N_FLOAT && diff > 0
                      ? ", or the kernel read past n (the elements past n hold 1000 here, and "
                        "it is off by a multiple of 1000)"
                      : "",
@@ -262,13 +243,16 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
         gl_device_fill_float(dst, (size_t)z->n, -1.0f + mean, 1.0f + mean, seed);
 }
 
+/* Runs launcher (in the demo the linked one; in the grader the student's in its own process,
+ * or the kit's own) on n elements of in: floats, or ints for reduce_grid_stride_int. */
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const reduce_size *z = ctx;
+    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[2]), GL_P(buf[0]), GL_I(z->n)};
     if (!strcmp(launcher, "gl_copy"))
         gl_copy(buf[1], buf[0], (size_t)z->n * sizeof(float));
     else
-        reduce(launcher, buf[1], buf[2], buf[0], z->n);
+        gl_exec(launcher, a);
 }
 
 /* The ints' reference: their sum modulo 2^32, as the GPU's wraps. */
@@ -278,23 +262,42 @@ static void int_sum(void *ctx, void *const *buf)
     GL_CUDA(cudaMemcpy(buf[1], &sum, sizeof sum, cudaMemcpyHostToDevice));
 }
 
-static void copy_of(void *ctx, void *const *buf)
+/* The checked call's own inputs, calls and check of the sum, said in its words. */
+static void checked(gl_problem *p, reduce_size *z)
 {
-    gl_device_copy_words_strided(buf[1], 1, buf[0], 1, (size_t)((const reduce_size *)ctx)->n);
+    int offset;
+    input_kind kind = kind_of(z, z->call, &offset);
+    char row[64] = "";
+    p->buf[0].bytes = room(z);
+    p->make = call_make;
+    p->call = call_row;
+    p->verify = call_verify;
+    p->reference = NULL;
+    p->reference_fn = NULL;
+    p->hint = NULL;
+    if (z->same)
+        snprintf(row, sizeof row, ", call %d of a row on the same input", z->call);
+    snprintf(z->what, sizeof z->what, "with n = %d, %s%s%s%s", z->n, kind_names[kind],
+             offset ? ", starting at in + 1 (not 16-byte aligned)" : "", row,
+             !z->same && z->call == 2
+                 ? " (the second call on the same buffers, with new numbers: the first was "
+                   "right. Did the first call leave something behind, or is a sum remembered?)"
+                 : "");
 }
 
 gl_problem reduce_problem(const char *launcher, void *size)
 {
     reduce_size *z = size;
     size_t bytes = (size_t)z->n * sizeof(float);
-    int copy = !strcmp(launcher, "gl_copy"), checked = z->call > 0 && !copy, offset, len;
-    gl_problem p = {.what = z->what, .inputs = 1, .outputs = copy ? 1 : 2, .ctx = z,
-                    .make = problem_make, .call = problem_call, .inputs_read_only = 1,
-                    .hint = z->hint, .work = (copy ? 2.0 : 1.0) * (double)bytes,
-                    .sets = REDUCE_SETS, .rounds = 5};
+    int copy = !strcmp(launcher, "gl_copy");
     z->ints = !strcmp(launcher, "reduce_grid_stride_int");
     z->launcher = launcher;
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = checked ? room(z) : bytes,
+    gl_problem p = {.what = z->what, .inputs = 1, .outputs = copy ? 1 : 2, .ctx = z,
+                    .make = problem_make, .call = problem_call, .inputs_read_only = 1,
+                    .reference = copy ? "gl_copy" : z->ints ? NULL : "reduce_interleaved",
+                    .reference_fn = z->ints ? int_sum : NULL, .hint = z->hint,
+                    .work = (copy ? 2.0 : 1.0) * (double)bytes, .sets = REDUCE_SETS, .rounds = 5};
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes,
                                 .outside = "`in` is read-only input (add in registers and "
                                            "shared memory, or in partial[])"};
     p.buf[1] = (gl_problem_buf){
@@ -304,80 +307,57 @@ gl_problem reduce_problem(const char *launcher, void *size)
     p.buf[2] = (gl_problem_buf){.name = "partial",
                                 .bytes = (size_t)reduce_partials(z->n) * sizeof(float),
                                 .scratch = 1, .outside = "block b writes partial[b] only"};
-    if (copy) {
-        p.reference_fn = copy_of;
+    if (copy)
         p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes};
-    } else if (checked) { /* the row's own inputs and calls, and its own check of the sum */
-        p.make = call_make;
-        p.call = call_row;
-        p.verify = call_verify;
-        p.hint = NULL;
-    } else if (z->ints) {
-        p.reference_fn = int_sum;
-    } else {
-        p.reference = "reduce_interleaved";
-    }
-    if (!checked) {
-        snprintf(z->what, sizeof z->what, "at n = %d", z->n);
-        snprintf(z->hint, sizeof z->hint, "every call must add up the whole of its own input "
-                 "(expected: %s)%s%s", z->ints ? "its int sum, wrapping modulo 2^32"
-                                               : "the kit's reduce_interleaved of it",
-                 *hint(launcher) ? ". " : "", hint(launcher));
+    if (z->call > 0 && !copy) {
+        checked(&p, z);
         return p;
     }
-    len = snprintf(z->what, sizeof z->what, "with n = %d, %s", z->n,
-                   kind_names[kind_of(z, z->call, &offset)]);
-    if (offset)
-        len += snprintf(z->what + len, sizeof z->what - len, ", starting at in + 1 (not "
-                        "16-byte aligned)");
-    if (z->same)
-        snprintf(z->what + len, sizeof z->what - len, ", call %d of a row on the same input",
-                 z->call);
-    else if (z->call == 2)
-        snprintf(z->what + len, sizeof z->what - len, " (the second call on the same buffers, "
-                 "with new numbers: the first was right. Did the first call leave something "
-                 "behind, or is a sum remembered?)");
+    snprintf(z->what, sizeof z->what, "at n = %d (random %s)", z->n, z->ints ? "ints" : "floats");
+    snprintf(z->hint, sizeof z->hint, "every call must add up the whole of its own input "
+             "(expected: %s)%s%s", z->ints ? "its int sum, wrapping modulo 2^32"
+                                           : "the kit's reduce_interleaved of it",
+             *hint(launcher) ? ". " : "", hint(launcher));
     return p;
 }
 
 /* ---- the demo's run to run ---- */
 
-const char *reduce_twice(const char *launcher, reduce_size *z, unsigned long long seed,
-                         int exact)
+const char *reduce_twice(const char *launcher, reduce_size *z, int exact)
 {
     static char said[256];
     gl_problem p = reduce_problem(launcher, z);
     gl_buf b[3];
     void *buf[3];
-    float s[2], *in = exact ? malloc(p.buf[0].bytes + 1) : NULL;
-    unsigned u[2], x, bits = 0;
-    double sum = 0.0;
+    float s[2];
+    unsigned u[2], bits = 0;
     char more[64] = "";
-    int i;
-    if (exact && !in)
-        gl_fail("out of host memory for n = %d", z->n);
-    for (i = 0; i < 3; i++) {
+    for (int i = 0; i < 3; i++) {
         b[i] = gl_buf_alloc(p.buf[i].bytes, 0);
         buf[i] = b[i].ptr;
     }
-    p.make(p.ctx, 0, buf[0], gl_problem_seed(seed, 0));
-    for (i = 0; i < 2; i++) {
+    p.make(p.ctx, 0, buf[0], gl_problem_seed(gl_seed(), 0));
+    for (int i = 0; i < 2; i++) {
         p.call(p.ctx, launcher, buf);
         gl_buf_download(&b[1], &s[i]);
     }
     memcpy(u, s, sizeof u);
-    for (x = u[0] ^ u[1]; x; x &= x - 1)
+    for (unsigned x = u[0] ^ u[1]; x; x &= x - 1)
         bits++;
-    if (exact) {
+    if (exact) { /* in double, on the host */
+        float *in = malloc(p.buf[0].bytes + 1);
+        double sum = 0.0;
+        if (!in)
+            gl_fail("out of host memory for n = %d", z->n);
         gl_buf_download(&b[0], in);
-        for (i = 0; i < z->n; i++)
+        for (int i = 0; i < z->n; i++)
             sum += in[i];
         snprintf(more, sizeof more, "; the exact sum is %.9g", sum);
+        free(in);
     }
     snprintf(said, sizeof said, "%s twice: %.9g and %.9g (%u bits differ%s)", launcher,
              (double)s[0], (double)s[1], bits, more);
-    free(in);
-    for (i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++)
         gl_buf_free(&b[i]);
     return said;
 }

@@ -1,6 +1,6 @@
 /* inspect.c: reading the PTX (entries, shared and constant arrays, instruction counts, a
  * taint from %tid.x), the ptxas report and Nsight Compute's CSV; the technique claims that fail
- * a test (gl_expect_barriers, gl_expect_shared_rw). The last block's pattern, which
+ * a test (gl_expect_barriers, gl_expect_shared_rw, ...). The last block's pattern, which
  * follows an entry's control flow: inspect_fence.c. */
 #define _GNU_SOURCE
 #include "inspect.h"
@@ -404,6 +404,24 @@ void gl_expect_tid_x_along_row(const gl_ptx_entry *e, const char *kernel, const 
                      "(%s): threadIdx.x picks the row, so %s. Let threadIdx.x pick the column: "
                      "col = blockIdx.x * blockDim.x + threadIdx.x",
                      kernel, why, apart);
+}
+
+void gl_expect_warp_reduction(const gl_ptx_entry *e, const char *kernel, const char *why)
+{
+    if (gl_ptx_count_with(e, "shfl", ".down") + gl_ptx_count_with(e, "shfl", ".bfly") +
+            gl_ptx_count(e, "redux.sync") == 0)
+        ck_abort_msg("%s has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: %s",
+                     kernel, why);
+}
+
+int gl_ptx_float_atomic_adds(const gl_ptx_entry *e)
+{
+    static const char *const adds[] = {".add.f32", ".add.f64", ".add.noftz.f16",
+                                       ".add.noftz.f16x2", ".add.noftz.bf16", ".add.noftz.bf16x2"};
+    int n = 0;
+    for (size_t i = 0; i < sizeof adds / sizeof adds[0]; i++)
+        n += gl_ptx_count_with(e, "atom", adds[i]) + gl_ptx_count_with(e, "red", adds[i]);
+    return n;
 }
 
 int gl_ptx_names(const gl_ptx_entry *e, const char *id)

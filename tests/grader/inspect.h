@@ -61,6 +61,11 @@ int gl_ptx_count_with(const gl_ptx_entry *e, const char *opcode, const char *mod
  * one, writes the instruction into why. */
 int gl_ptx_scales_tid_x(const gl_ptx_entry *e, char *why, size_t len);
 
+/* How many atomic adds on floating-point values the entry has (atom or red: .add.f32, .add.f64,
+ * and the half types' .add.noftz.f16, .f16x2, .bf16, .bf16x2): atomicAdd on a float, a double
+ * or a half. */
+int gl_ptx_float_atomic_adds(const gl_ptx_entry *e);
+
 /* One instruction of an entry, for a message. */
 typedef struct {
     int at;          /* its place among the entry's statements; -1: there is none */
@@ -97,6 +102,13 @@ enum { GL_TICKET_INC = 1, GL_TICKET_ADD = 2, GL_TICKET_INC_OR_ADD = 3 };
  * fences around them and the paths between them. Returns 0, or -1 if it draws no ticket
  * (or memory ran out). */
 int gl_ptx_last_block(const gl_ptx_entry *e, int tickets, int partial_param, gl_last_block *lb);
+/* Fails the test unless kernel's entry e has the last block's pattern in order
+ * (gl_ptx_last_block): the partial stored, then a GPU-wide fence (__threadfence) on every path
+ * from the store to the ticket, then the ticket, the store and the ticket on one thread.
+ * partial: the store in the lab's words ("partial[blockIdx.x]"); why, the lab's sentence that
+ * ends every failure: what a fence out of place costs, and the pattern in the lab's code. */
+void gl_expect_last_block(const gl_ptx_entry *e, const char *kernel, int tickets,
+                          int partial_param, const char *partial, const char *why);
 
 typedef struct {
     int registers;
@@ -121,6 +133,12 @@ void gl_expect_barriers(const gl_ptx_entry *e, const char *kernel, int at_least,
  * memory: "K does not both write and read shared memory (N st.shared, M ld.shared in its PTX):
  * why". */
 void gl_expect_shared_rw(const gl_ptx_entry *e, const char *kernel, const char *why);
+
+/* Fails the test unless kernel's entry e sums within a warp in registers: shuffles down
+ * (__shfl_down_sync: shfl.sync.down), butterflies (__shfl_xor_sync: shfl.sync.bfly; cg::reduce
+ * on older GPUs) or the warp-wide reduction (__reduce_add_sync, cg::reduce: redux.sync):
+ * "K has no shuffle (shfl.sync.down or .bfly, or redux.sync) in its PTX: why". */
+void gl_expect_warp_reduction(const gl_ptx_entry *e, const char *kernel, const char *why);
 
 /* Fails the test unless kernel's entry e uses threadIdx.x and lets it walk along a row: no value
  * computed from it multiplied by a run-time value (gl_ptx_scales_tid_x): "in K a value computed

@@ -2,11 +2,12 @@
  * teaches it (labs 05 and 10). Each block stores its partial to global memory, fences
  * (__threadfence), then draws a ticket (atomicInc, or an integer atomicAdd); the block that
  * draws the last ticket adds the partials. This file finds those instructions and follows
- * the entry's control flow between them (labels, guarded branches, barriers); the suites
- * word the verdicts in their lab's terms. */
+ * the entry's control flow between them (labels, guarded branches, barriers). The verdict,
+ * gl_expect_last_block, names what is out of place and ends with the lab's own sentence. */
 #define _GNU_SOURCE
 #include "inspect.h"
 
+#include <check.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,4 +391,53 @@ int gl_ptx_last_block(const gl_ptx_entry *e, int tickets, int partial_param, gl_
     }
     free(b);
     return lb->ticket.at >= 0 ? 0 : -1;
+}
+
+void gl_expect_last_block(const gl_ptx_entry *e, const char *kernel, int tickets,
+                          int partial_param, const char *partial, const char *why)
+{
+    gl_last_block lb;
+    char fault[1024];
+    if (gl_ptx_last_block(e, tickets, partial_param, &lb) != 0)
+        ck_abort_msg("%s draws no ticket (no atom.inc%s in its PTX), so there is no order of %s, "
+                     "the fence and the ticket to check. %s",
+                     kernel, tickets & GL_TICKET_ADD ? " or integer atom.add" : "", partial, why);
+    if (lb.store.at < 0)
+        ck_abort_msg("%s stores nothing to global memory before its ticket (`%s`): each block "
+                     "writes %s first, then __threadfence(), then draws its ticket. %s",
+                     kernel, lb.ticket.text, partial, why);
+    if (lb.fence.at >= 0 && !lb.skipped && !lb.apart)
+        return;
+    if (lb.fence.at >= 0 && lb.skipped && lb.skip.at >= 0)
+        snprintf(fault, sizeof fault, "a __threadfence() (`%s`) lies between writing %s (`%s`) "
+                 "and the ticket (`%s`) in its PTX, but a path from the one to the other skips "
+                 "it: the branch `%s` jumps past it",
+                 lb.fence.text, partial, lb.store.text, lb.ticket.text, lb.skip.text);
+    else if (lb.fence.at >= 0 && lb.skipped)
+        snprintf(fault, sizeof fault, "a __threadfence() (`%s`) lies between writing %s (`%s`) "
+                 "and the ticket (`%s`) in its PTX, but a path from the one to the other skips "
+                 "it: the fence is guarded, and runs only where its predicate holds",
+                 lb.fence.text, partial, lb.store.text, lb.ticket.text);
+    else if (lb.fence.at >= 0)
+        snprintf(fault, sizeof fault, "the store of %s (`%s`) and the ticket (`%s`) may run on "
+                 "different threads (they are under different branches, with no "
+                 "__syncthreads() between them): one thread's fence does not order another's "
+                 "ticket", partial, lb.store.text, lb.ticket.text);
+    else if (lb.block_fence.at >= 0)
+        snprintf(fault, sizeof fault, "between writing %s (`%s`) and the ticket (`%s`) there is "
+                 "only a block-wide fence (`%s`: __threadfence_block()), which orders memory "
+                 "for the threads of this block only",
+                 partial, lb.store.text, lb.ticket.text, lb.block_fence.text);
+    else if (lb.fence_after.at >= 0)
+        snprintf(fault, sizeof fault, "its __threadfence() (`%s`) comes after the ticket (`%s`), "
+                 "not between writing %s (`%s`) and drawing the ticket",
+                 lb.fence_after.text, lb.ticket.text, partial, lb.store.text);
+    else if (lb.fence_before.at >= 0)
+        snprintf(fault, sizeof fault, "its __threadfence() (`%s`) comes before it writes %s "
+                 "(`%s`), not between that store and the ticket (`%s`)",
+                 lb.fence_before.text, partial, lb.store.text, lb.ticket.text);
+    else
+        snprintf(fault, sizeof fault, "it has no memory fence (membar or fence) between writing "
+                 "%s (`%s`) and the ticket (`%s`)", partial, lb.store.text, lb.ticket.text);
+    ck_abort_msg("%s: %s. %s", kernel, fault, why);
 }
