@@ -92,23 +92,18 @@ static void check_vector_ops(const char *k, const char *launcher, const char *wi
                       !strcmp(width, ".v2") ? "8" : "16");
 }
 
-/* The test tells a scalar kernel from a vector one: the given copy has none. */
-static void check_baseline_is_scalar(void)
-{
-    gl_ptx_entry e;
-    char *ptx = gl_given_ptx("copy_int_kernel", &e);
-    gl_given_tells_apart(!gl_ptx_count_with(&e, "ld.global", ".v4") &&
-                             !gl_ptx_count_with(&e, "ld.global", ".v2"),
-                         "copy_int_kernel", "has vector loads");
-    free(ptx);
-}
-
 GL_KERNEL_TEST(copy_int2_vector_ops, 2, "int2 copy: ld/st.global.v2", "copy_int2",
                "copy_int2_kernel", check_vector_ops(k, "copy_int2", ".v2", 1, 1))
 
 GL_TEST(copy_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 copy: ld/st.global.v4")
 {
-    check_baseline_is_scalar();
+    /* the test tells a scalar kernel from a vector one: the given copy has none */
+    gl_ptx_entry given;
+    char *ptx = gl_given_ptx("copy_int_kernel", &given);
+    gl_given_tells_apart(!gl_ptx_count_with(&given, "ld.global", ".v4") &&
+                             !gl_ptx_count_with(&given, "ld.global", ".v2"),
+                         "copy_int_kernel", "has vector loads");
+    free(ptx);
     GL_FOR_EACH_KERNEL("copy_int4", "copy_int4_kernel", k)
         check_vector_ops(k, "copy_int4", ".v4", 1, 2);
 }
