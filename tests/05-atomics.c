@@ -17,9 +17,9 @@
  *                every call
  *   profile      global atomic instructions of the byte histogram (Nsight Compute): at most one
  *                per bin per block
- * Every call is on the lab's problems (lab.c), made from the test's seed; a correctness test
- * names its problems in words (problem, at the end) and gl_expect_right checks each call: the
- * outputs against the lab's reference, the guard zones and the read-only inputs. */
+ * Every call is on the lab's problems (lab.c, named in words: problem, at the end), made from
+ * the test's seed; each correctness call is checked against the lab's reference, the guard
+ * zones and the read-only inputs (GL_RIGHT). */
 #include "grader.h"
 #include "inspect.h"
 
@@ -34,8 +34,7 @@
 #define HOT_PERF 0.9     /* the timed skewed problem's share in the last bin (timed, below), */
 #define HOT_RUN 8192     /* in runs of this many values */
 
-/* ---- correctness: each call checked on inputs from the test's seed; the words after n name
- * the input (problem, below) ---- */
+/* ---- correctness: the words after n name the input (problem, below) ---- */
 
 /* The words of the inputs (at_input), after n: "max_float 1000 negative" */
 static const char *const input_words[] = {"random", "negative", "first", "last", "ties",
