@@ -17,9 +17,9 @@
  *                every call
  *   profile      global atomic instructions of the byte histogram (Nsight Compute): at most one
  *                per bin per block
- * Every call is on the lab's problems (lab.c), made from the test's seed; a correctness test
- * names its problems in words (problem, at the end) and gl_expect_right checks each call: the
- * outputs against the lab's reference, the guard zones and the read-only inputs. */
+ * Every call is on the lab's problems (lab.c, named in words: problem, at the end), made from
+ * the test's seed; each correctness call is checked against the lab's reference, the guard
+ * zones and the read-only inputs (GL_RIGHT). */
 #include "grader.h"
 #include "inspect.h"
 
@@ -29,133 +29,83 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BIG ((1 << 20) + 3)
-#define PERF_BINS 1000 /* not a power of two */
-#define HOT_SKEWED 99  /* percent of the values in the last bin */
-#define HOT_PERF 0.9   /* the timed skewed problem's share in the last bin (timed, below), */
-#define HOT_RUN 8192   /* in runs of this many values */
+#define BIG "1048579" /* 2^20 + 3 */
+#define PERF_BINS 1000   /* not a power of two */
+#define HOT_PERF 0.9     /* the timed skewed problem's share in the last bin (timed, below), */
+#define HOT_RUN 8192     /* in runs of this many values */
 
-/* ---- correctness: each call checked by gl_expect_right on inputs from the test's seed; the
- * words after n name the input (problem, below) ---- */
-
-/* launcher on n = each of sizes, its input as the words say ("": random) */
-#define SIZES(...) (const int[]){__VA_ARGS__}, (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int))
-static void right_on(const char *launcher, const char *input, const int *sizes, int count)
-{
-    for (int s = 0; s < count; s++)
-        gl_expect_right("%s %d %s", launcher, sizes[s], input);
-}
-#define RIGHT_ON(name, points, title, launcher, input, ...)                                   \
-    GL_TEST(name, GL_CORRECTNESS, points, 15, title)                                          \
-    {                                                                                         \
-        right_on(launcher, input, SIZES(__VA_ARGS__));                                        \
-    }
+/* ---- correctness: the words after n name the input (problem, below) ---- */
 
 /* The words of the inputs (at_input), after n: "max_float 1000 negative" */
 static const char *const input_words[] = {"random", "negative", "first", "last", "ties",
                                           "equal"};
 
-/* n drawn from the seed; random input, or (any_input) a float input's kind drawn from it too */
-static void right_random(const char *launcher, int any_input)
+GL_RIGHT(histogram_shared_small_n, 2, 15, "privatised, n = 0 .. 4096", .run = "histogram_shared",
+         .cases = "0, 1, 2, 32, 96, 255, 256, 1000, 4096")
+GL_RIGHT(histogram_shared_large_n, 2, 15, "privatised, n = 2^20 (+ 3)",
+         .run = "histogram_shared", .cases = BIG ", 1048576")
+/* every count in one bin: the most contention there is */
+GL_RIGHT(histogram_shared_one_value, 2, 15, "privatised, every byte equal",
+         .run = "histogram_shared", .cases = "1000 equal, " BIG " equal")
+GL_RIGHT(histogram_shared_random, 1, 15, "privatised, n drawn from the seed",
+         .run = "histogram_shared 1..3000000")
+
+/* histogram_bins N NBINS PERCENT (of the values in the last bin), on the bin counts 1, 7, 96,
+ * AT_BINS (256), PERF_BINS (1000) and AT_MAX_BINS (4096); n = 0: the bins are zeroed all the
+ * same */
+GL_RIGHT(histogram_bins_uniform, 2, 15, "any bin count, uniform values", .run = "histogram_bins",
+         .cases = "0 1000 0, 1 1000 0, 100003 1 0, 100003 7 0, 100003 96 0, 100003 256 0, "
+                  "100003 1000 0, 100003 4096 0, " BIG " 1000 0, " BIG " 4096 0")
+GL_RIGHT(histogram_bins_skewed, 2, 15, "any bin count, 99% in one bin", .run = "histogram_bins",
+         .cases = BIG " 1 99, " BIG " 7 99, " BIG " 96 99, " BIG " 256 99, " BIG " 1000 99, "
+                  BIG " 4096 99")
+/* uniform, or 99% in the last bin */
+GL_RIGHT(histogram_bins_random, 1, 15, "any bin count, n and nbins drawn from the seed",
+         .run = "histogram_bins 1..3000000 1..4096 0..1*99")
+
+GL_RIGHT(max_float_sizes, 2, 15, "float maximum, n = 0 .. 2^20 + 3", .run = "max_float",
+         .cases = "0, 1, 2, 32, 33, 256, 257, 1000, " BIG)
+GL_RIGHT(max_float_negative, 2, 15, "float maximum, all negative", .run = "max_float",
+         .cases = "1 negative, 33 negative, 1000 negative, " BIG " negative")
+GL_RIGHT(max_float_position, 2, 15, "float maximum first, last, tied", .run = "max_float",
+         .cases = "1 first, 33 first, 1000 first, " BIG " first, 1 last, 33 last, 1000 last, "
+                  BIG " last, 1 ties, 33 ties, 1000 ties, " BIG " ties")
+
+/* n drawn from the seed, then the input's kind (AT_RANDOM .. AT_TIES) */
+GL_TEST(max_float_random, GL_CORRECTNESS, 1, 15, "float maximum, n drawn from the seed")
 {
     gl_rng rng;
     gl_test_rng(&rng);
     int n = (int)gl_rng_range(&rng, 1, 3000000);
-    gl_expect_right("%s %d %s", launcher, n,
-                    input_words[any_input ? gl_rng_range(&rng, AT_RANDOM, AT_TIES) : AT_RANDOM]);
-}
-
-RIGHT_ON(histogram_shared_small_n, 2, "privatised, n = 0 .. 4096", "histogram_shared", "", 0, 1,
-         2, 32, 96, 255, 256, 1000, 4096)
-RIGHT_ON(histogram_shared_large_n, 2, "privatised, n = 2^20 (+ 3)", "histogram_shared", "", BIG,
-         1 << 20)
-/* every count in one bin: the most contention there is */
-RIGHT_ON(histogram_shared_one_value, 2, "privatised, every byte equal", "histogram_shared",
-         "equal", 1000, BIG)
-
-GL_TEST(histogram_shared_random, GL_CORRECTNESS, 1, 15, "privatised, n drawn from the seed")
-{
-    right_random("histogram_shared", 0);
-}
-
-/* histogram_bins on n values for each bin count; percent of them in the last bin. */
-static void right_bins(const int *nbins, int count, int n, int percent)
-{
-    for (int k = 0; k < count; k++)
-        gl_expect_right("histogram_bins %d %d %d", n, nbins[k], percent);
-}
-
-static const int bin_counts[] = {1, 7, 96, AT_BINS, PERF_BINS, AT_MAX_BINS};
-
-GL_TEST(histogram_bins_uniform, GL_CORRECTNESS, 2, 15, "any bin count, uniform values")
-{
-    right_bins(SIZES(PERF_BINS), 0, 0); /* n = 0: the bins are zeroed all the same */
-    right_bins(SIZES(PERF_BINS), 1, 0);
-    right_bins(bin_counts, 6, 100003, 0);
-    right_bins(bin_counts + 4, 2, BIG, 0);
-}
-
-GL_TEST(histogram_bins_skewed, GL_CORRECTNESS, 2, 15, "any bin count, 99% in one bin")
-{
-    right_bins(bin_counts, 6, BIG, HOT_SKEWED);
-}
-
-GL_TEST(histogram_bins_random, GL_CORRECTNESS, 1, 15,
-        "any bin count, n and nbins drawn from the seed")
-{
-    gl_rng rng;
-    gl_test_rng(&rng);
-    int n = (int)gl_rng_range(&rng, 1, 3000000), nbins = (int)gl_rng_range(&rng, 1, AT_MAX_BINS);
-    right_bins(&nbins, 1, n, gl_rng_range(&rng, 0, 1) ? HOT_SKEWED : 0);
-}
-
-RIGHT_ON(max_float_sizes, 2, "float maximum, n = 0 .. 2^20 + 3", "max_float", "", 0, 1, 2, 32,
-         33, 256, 257, 1000, BIG)
-RIGHT_ON(max_float_negative, 2, "float maximum, all negative", "max_float", "negative", 1, 33,
-         1000, BIG)
-
-GL_TEST(max_float_position, GL_CORRECTNESS, 2, 15, "float maximum first, last, tied")
-{
-    for (int input = AT_MAX_FIRST; input <= AT_TIES; input++)
-        right_on("max_float", input_words[input], SIZES(1, 33, 1000, BIG));
-}
-
-GL_TEST(max_float_random, GL_CORRECTNESS, 1, 15, "float maximum, n drawn from the seed")
-{
-    right_random("max_float", 1);
+    gl_expect_right("max_float %d %s", n, input_words[gl_rng_range(&rng, AT_RANDOM, AT_TIES)]);
 }
 
 /* Two calls on one result: a large maximum, then a smaller one. The second must not see the
  * first's: it finds *result as the first left it (5000), once the first is right. */
-GL_TEST(max_float_twice, GL_CORRECTNESS, 2, 15, "float maximum, two calls, one result")
-{
-    gl_expect_right("max_float %d last", BIG);
-    gl_expect_right("max_float %d negative again", BIG);
-}
+GL_RIGHT(max_float_twice, 2, 15, "float maximum, two calls, one result", .run = "max_float",
+         .cases = BIG " last, " BIG " negative again")
 
-RIGHT_ON(sum_last_block_sizes, 2, "last-block sum, n = 0 .. 2^20 + 3", "sum_last_block", "", 0,
-         1, 2, 255, 256, 257, 1000, AT_SUM_BLOCKS * AT_BLOCK, AT_SUM_BLOCKS * AT_BLOCK + 1, BIG)
-
-GL_TEST(sum_last_block_random, GL_CORRECTNESS, 1, 15, "last-block sum, n drawn from the seed")
-{
-    right_random("sum_last_block", 0);
-}
+/* around a block and AT_SUM_BLOCKS * AT_BLOCK (262144): one element per thread of the grid */
+GL_RIGHT(sum_last_block_sizes, 2, 15, "last-block sum, n = 0 .. 2^20 + 3",
+         .run = "sum_last_block", .cases = "0, 1, 2, 255, 256, 257, 1000, 262144, 262145, " BIG)
+GL_RIGHT(sum_last_block_random, 1, 15, "last-block sum, n drawn from the seed",
+         .run = "sum_last_block 1..3000000")
 
 /* three calls in a row on one counter, zeroed once before the first: each finds it as the
  * call before left it, at 0 once that call is right (its check sees the counter) */
-RIGHT_ON(sum_last_block_repeated, 2, "last-block sum, three calls", "sum_last_block", "", BIG,
-         1000, BIG)
+GL_RIGHT(sum_last_block_repeated, 2, 15, "last-block sum, three calls", .run = "sum_last_block",
+         .cases = BIG ", 1000, " BIG)
 
 /* ---- the launchers only enqueue their work (GL_QUEUED), on n = 2^20 + 3 ----
  * task 2 on PERF_BINS = 1000 bins of uniform values */
 
 GL_QUEUED(histogram_shared_async, 2, "privatised, launcher returns at once",
-          .run = "histogram_shared 1048579")
+          .run = "histogram_shared " BIG)
 GL_QUEUED(histogram_bins_async, 1, "any bin count, launcher returns at once",
-          .run = "histogram_bins 1048579 1000")
-GL_QUEUED(max_float_async, 1, "float maximum, launcher returns at once", .run = "max_float 1048579")
+          .run = "histogram_bins " BIG " 1000")
+GL_QUEUED(max_float_async, 1, "float maximum, launcher returns at once", .run = "max_float " BIG)
 GL_QUEUED(sum_last_block_async, 1, "last-block sum, launcher returns at once",
-          .run = "sum_last_block 1048579")
+          .run = "sum_last_block " BIG)
 
 /* ---- technique: read from the PTX, no GPU needed ---- */
 

@@ -24,18 +24,13 @@
 
 #define LARGE (1 << 22) /* 2^20 int4 vectors: more than any grid of the lab has threads */
 
-/* launcher right on each of the sizes, its arrays off ints past a 256-byte boundary, the
- * scaled add's factor k (run words: LAUNCHER N OUT A B K) */
-static void check(const char *launcher, const int *sizes, int nsizes, vl_offsets off, int k)
-{
-    for (int s = 0; s < nsizes; s++)
-        gl_expect_right("%s %d %d %d %d %d", launcher, sizes[s], off.out, off.a, off.b, k);
-}
-
-/* tiny, and every class of n % 4 (and n % 2) around a block's 1024 ints */
-static const int small[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 31, 32, 33, 1023, 1024, 1025, 1026};
-/* more vectors than the grid has threads: the grid-stride loop and the tail, each n % 4 */
-static const int large[] = {LARGE, LARGE + 1, LARGE + 2, LARGE + 3};
+/* Every class of n % 4 (and n % 2): tiny, around a block's 1024 ints, and with more vectors
+ * than the grid has threads (the grid-stride loop and the tail); k 7 (run words: LAUNCHER OUT A
+ * B K N, each array's start in ints past a 256-byte boundary) */
+#define SMALL_N "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 31, 32, 33, 1023, 1024, 1025, 1026"
+#define LARGE_N "4194304, 4194305, 4194306, 4194307" /* LARGE .. LARGE + 3 */
+/* sizes, offsets and k from the run's seed: aligned, then off */
+#define SEEDED "0 0 0 -1000..1000 1..2097152, 0..3 0..3 0..3 -1000..1000 1..2097152"
 
 /* out, a (in) and b one to three ints past a 16-byte boundary, each alone and together: the
  * vector path would fault (misaligned address) or read the wrong ints. Two ints past it is
@@ -43,45 +38,29 @@ static const int large[] = {LARGE, LARGE + 1, LARGE + 2, LARGE + 3};
 static void check_misaligned(const char *launcher)
 {
     static const int sizes[] = {5, 1025, 300001}; /* 300001: more than the grid's threads */
-    static const vl_offsets offs[] = {{1, 1, 1}, {0, 1, 1}, {1, 0, 0}, {0, 0, 1}, {2, 2, 2},
-                                      {3, 3, 3}};
-    for (int i = 0; i < 6; i++)
-        if (!vl_is_copy(launcher) || offs[i].out || offs[i].a) /* a copy has no b */
-            check(launcher, sizes, 3, offs[i], 7);
-}
-
-/* Sizes, offsets and k from the run's seed: aligned, then off. */
-static void check_random(const char *launcher)
-{
-    gl_rng rng;
-    gl_test_rng(&rng);
-    int n = (int)gl_rng_range(&rng, 1, 1 << 21), m = (int)gl_rng_range(&rng, 1, 1 << 21);
-    vl_offsets off; /* drawn one at a time: an initializer list's order is unspecified */
-    off.out = (int)gl_rng_range(&rng, 0, 3);
-    off.a = (int)gl_rng_range(&rng, 0, 3);
-    off.b = (int)gl_rng_range(&rng, 0, 3);
-    check(launcher, &n, 1, (vl_offsets){0, 0, 0}, (int)gl_rng_range(&rng, -1000, 1000));
-    check(launcher, &m, 1, off, (int)gl_rng_range(&rng, -1000, 1000));
+    static const int offs[][3] = {{1, 1, 1}, {0, 1, 1}, {1, 0, 0}, {0, 0, 1}, {2, 2, 2},
+                                  {3, 3, 3}}; /* out, a, b */
+    for (int i = 0; i < 6; i++) {
+        if (vl_is_copy(launcher) && !offs[i][0] && !offs[i][1])
+            continue; /* a copy has no b */
+        for (int s = 0; s < 3; s++)
+            gl_expect_right("%s %d %d %d 7 %d", launcher, offs[i][0], offs[i][1], offs[i][2],
+                            sizes[s]);
+    }
 }
 
 /* The correctness tests of one launcher, label its name in the titles */
 #define CORRECTNESS(launcher, label)                                                          \
-    GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 9, 31 .. 1026")      \
-    {                                                                                         \
-        check(#launcher, small, 17, (vl_offsets){0, 0, 0}, 7);                                \
-    }                                                                                         \
-    GL_TEST(launcher##_large_n, GL_CORRECTNESS, 2, 15, label ", n = 2^22 .. 2^22 + 3")        \
-    {                                                                                         \
-        check(#launcher, large, 4, (vl_offsets){0, 0, 0}, 7);                                 \
-    }                                                                                         \
+    GL_RIGHT(launcher##_small_n, 2, 15, label ", n = 0 .. 9, 31 .. 1026",                     \
+             .run = #launcher " 0 0 0 7", .cases = SMALL_N)                                   \
+    GL_RIGHT(launcher##_large_n, 2, 15, label ", n = 2^22 .. 2^22 + 3",                       \
+             .run = #launcher " 0 0 0 7", .cases = LARGE_N)                                   \
     GL_TEST(launcher##_misaligned, GL_CORRECTNESS, 2, 15, label ", unaligned pointers")       \
     {                                                                                         \
         check_misaligned(#launcher);                                                          \
     }                                                                                         \
-    GL_TEST(launcher##_random, GL_CORRECTNESS, 1, 15, label ", n and offsets from the seed")  \
-    {                                                                                         \
-        check_random(#launcher);                                                              \
-    }
+    GL_RIGHT(launcher##_random, 1, 15, label ", n and offsets from the seed",                 \
+             .run = #launcher, .cases = SEEDED)
 
 CORRECTNESS(copy_int2, "int2 copy")
 CORRECTNESS(copy_int4, "int4 copy")
@@ -92,55 +71,45 @@ GL_QUEUED(copy_int4_async, 2, "int4 copy, launcher returns at once", .run = "cop
 
 /* ---- technique: read from the PTX of the kernels the launchers ran ---- */
 
-/* The kernels of task task that did launcher's work (with a GPU: in the probe's call, on
- * aligned pointers) read and write through vector pointers of width: loads vector loads at
- * least, and a vector store. */
-static void check_vector_kernels(const char *launcher, const char *named, const char *width,
-                                 int loads, int task)
+/* Kernel k, which did launcher's work (with a GPU: in the probe's call, on aligned pointers),
+ * of task task, reads and writes through vector pointers of width: loads vector loads at least,
+ * and a vector store. */
+static void check_vector_ops(const char *k, const char *launcher, const char *width, int loads,
+                             int task)
 {
     const char *type = !strcmp(width, ".v2") ? "int2" : "int4";
+    const gl_ptx_entry *e = gl_kernel_entry(k);
+    int ld = gl_ptx_count_with(e, "ld.global", width),
+        st = gl_ptx_count_with(e, "st.global", width);
     char did[128] = "";
     if (gl_have_gpu())
         snprintf(did, sizeof did, ", which did the work of %s on aligned pointers,", launcher);
-    GL_FOR_EACH_KERNEL(launcher, named, k) {
-        const gl_ptx_entry *e = gl_kernel_entry(k);
-        int ld = gl_ptx_count_with(e, "ld.global", width),
-            st = gl_ptx_count_with(e, "st.global", width);
-        if (ld < loads || st < 1)
-            gl_check_fail("%s%s has %d ld.global%s and %d st.global%s instructions in its PTX: "
-                          "task %d reads and writes through %s pointers (reinterpret_cast<const "
-                          "%s *>), so that one instruction moves %s bytes",
-                          k, did, ld, width, st, width, task, type, type,
-                          !strcmp(width, ".v2") ? "8" : "16");
-    }
+    if (ld < loads || st < 1)
+        gl_check_fail("%s%s has %d ld.global%s and %d st.global%s instructions in its PTX: "
+                      "task %d reads and writes through %s pointers (reinterpret_cast<const "
+                      "%s *>), so that one instruction moves %s bytes",
+                      k, did, ld, width, st, width, task, type, type,
+                      !strcmp(width, ".v2") ? "8" : "16");
 }
 
-/* The test tells a scalar kernel from a vector one: the given copy has none. */
-static void check_baseline_is_scalar(void)
-{
-    gl_ptx_entry e;
-    char *ptx = gl_given_ptx("copy_int_kernel", &e);
-    gl_given_tells_apart(!gl_ptx_count_with(&e, "ld.global", ".v4") &&
-                             !gl_ptx_count_with(&e, "ld.global", ".v2"),
-                         "copy_int_kernel", "has vector loads");
-    free(ptx);
-}
-
-GL_TEST(copy_int2_vector_ops, GL_TECHNIQUE, 2, 10, "int2 copy: ld/st.global.v2")
-{
-    check_vector_kernels("copy_int2", "copy_int2_kernel", ".v2", 1, 1);
-}
+GL_KERNEL_TEST(copy_int2_vector_ops, 2, "int2 copy: ld/st.global.v2", "copy_int2",
+               "copy_int2_kernel", check_vector_ops(k, "copy_int2", ".v2", 1, 1))
 
 GL_TEST(copy_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 copy: ld/st.global.v4")
 {
-    check_baseline_is_scalar();
-    check_vector_kernels("copy_int4", "copy_int4_kernel", ".v4", 1, 2);
+    /* the test tells a scalar kernel from a vector one: the given copy has none */
+    gl_ptx_entry given;
+    char *ptx = gl_given_ptx("copy_int_kernel", &given);
+    gl_given_tells_apart(!gl_ptx_count_with(&given, "ld.global", ".v4") &&
+                             !gl_ptx_count_with(&given, "ld.global", ".v2"),
+                         "copy_int_kernel", "has vector loads");
+    free(ptx);
+    GL_FOR_EACH_KERNEL("copy_int4", "copy_int4_kernel", k)
+        check_vector_ops(k, "copy_int4", ".v4", 1, 2);
 }
 
-GL_TEST(scaled_add_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 scaled add: .v4 loads")
-{
-    check_vector_kernels("scaled_add_int4", "scaled_add_int4_kernel", ".v4", 2, 3);
-}
+GL_KERNEL_TEST(scaled_add_int4_vector_ops, 3, "int4 scaled add: .v4 loads", "scaled_add_int4",
+               "scaled_add_int4_kernel", check_vector_ops(k, "scaled_add_int4", ".v4", 2, 3))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
  * Thresholds at most two thirds of the effect the reference shows under the grader's clock
@@ -190,21 +159,20 @@ GL_TEST(int4_load_instructions, GL_PROFILE, 5, 300, "int4 copy: 1 load per 128 i
                  v[0], n, per128, MAX_INT4_LOADS_PER_128, v[1]);
 }
 
-/* The problem of a correctness test (LAUNCHER N OUT A B K: n ints, each array's start in ints
- * past a 256-byte boundary, the scaled add's k), of a profile run (LAUNCHER N: aligned, k 3)
- * or of a probe (3001 ints). */
+/* The problem of a correctness test (LAUNCHER OUT A B K N: each array's start in ints past a
+ * 256-byte boundary, the scaled add's k, n ints), of a profile run (LAUNCHER N: aligned, k 3)
+ * or of a probe (3001 ints): the words given are the last of OUT A B K N. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
-    static const long lo[] = {0, 0, 0, 0, -1000000}, hi[] = {1L << 28, 3, 3, 3, 1000000};
+    static const long lo[] = {0, 0, 0, -1000000, 0}, hi[] = {3, 3, 3, 1000000, 1L << 28};
     static vl_size z;
-    long v[5] = {3001, 0, 0, 0, 3};
-    int i;
+    long v[5] = {0, 0, 0, 3, 3001};
     if (argc != 0 && argc != 1 && argc != 5)
         return -1;
-    for (i = 0; i < argc; i++)
-        if (gl_parse_long(argv[i], lo[i], hi[i], &v[i]))
+    for (int i = 5 - argc; i < 5; i++)
+        if (gl_parse_long(argv[i - (5 - argc)], lo[i], hi[i], &v[i]))
             return -1;
-    z = (vl_size){.n = (int)v[0], .at = {(int)v[1], (int)v[2], (int)v[3]}, .k = (int)v[4]};
+    z = (vl_size){.at = {(int)v[0], (int)v[1], (int)v[2]}, .k = (int)v[3], .n = (int)v[4]};
     *p = vl_problem(launcher, &z);
     return 0;
 }

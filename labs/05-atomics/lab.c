@@ -15,30 +15,10 @@ typedef void (*max_fn)(float *result, const float *x, int n);
 typedef void (*sum_fn)(unsigned *sum, const unsigned *x, int n, unsigned *partials,
                        unsigned *counter);
 
-static long long call_bytes(void *fn, const gl_arg *a)
-{
-    ((bytes_fn)fn)((unsigned *)a[0].p, (const unsigned char *)a[1].p, (int)a[2].i);
-    return 0;
-}
-
-static long long call_values(void *fn, const gl_arg *a)
-{
-    ((values_fn)fn)((unsigned *)a[0].p, (const int *)a[1].p, (int)a[2].i, (int)a[3].i);
-    return 0;
-}
-
-static long long call_max(void *fn, const gl_arg *a)
-{
-    ((max_fn)fn)((float *)a[0].p, (const float *)a[1].p, (int)a[2].i);
-    return 0;
-}
-
-static long long call_sum(void *fn, const gl_arg *a)
-{
-    ((sum_fn)fn)((unsigned *)a[0].p, (const unsigned *)a[1].p, (int)a[2].i, (unsigned *)a[3].p,
-                 (unsigned *)a[4].p);
-    return 0;
-}
+GL_INVOKER(call_bytes, bytes_fn, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_values, values_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
+GL_INVOKER(call_max, max_fn, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_sum, sum_fn, a, a[0].p, a[1].p, (int)a[2].i, a[3].p, a[4].p)
 
 /* The histograms zero their bins with cudaMemsetAsync; the sum writes 0 that
  * way for n = 0. max_float cannot (-INFINITY is not one repeated byte). */

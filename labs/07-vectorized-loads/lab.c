@@ -8,18 +8,8 @@
 typedef void (*copy_fn)(int *out, const int *in, int n);
 typedef void (*add_fn)(int *out, const int *a, const int *b, int k, int n);
 
-static long long call_copy(void *fn, const gl_arg *a)
-{
-    ((copy_fn)fn)((int *)a[0].p, (const int *)a[1].p, (int)a[2].i);
-    return 0;
-}
-
-static long long call_add(void *fn, const gl_arg *a)
-{
-    ((add_fn)fn)((int *)a[0].p, (const int *)a[1].p, (const int *)a[2].p, (int)a[3].i,
-                 (int)a[4].i);
-    return 0;
-}
+GL_INVOKER(call_copy, copy_fn, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_add, add_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"copy_int", "ppi", call_copy, GL_GIVEN},

@@ -11,20 +11,18 @@
  * k * b[i]). */
 int vl_is_copy(const char *launcher);
 
-/* Where a call's arrays start: ints past their allocations' 256-byte boundaries (b's is not
- * used by a copy, whose a is its in): the grader's unaligned pointers, the demo's "+1" rows,
- * where the launcher must take its scalar path. */
-typedef struct {
-    int out, a, b;
-} vl_offsets;
-
 /* The problem the demo and the grader check and time (common/gl_problem.h): n random ints in
  * [-10^6, 10^6] in a (and b) and launcher's copy, or scaled add, of them; the given copy_int or
  * scaled_add_int the reference (gl_copy, cudaMemcpyAsync, is a copy). size, a vl_size, holds
  * the size and the words, and must outlive the problem. */
 typedef struct {
     int n;
-    vl_offsets at;
+    /* where a call's arrays start: ints past their allocations' 256-byte boundaries (b's is
+     * not used by a copy, whose a is its in): the grader's unaligned pointers, the demo's "+1"
+     * rows, where the launcher must take its scalar path */
+    struct {
+        int out, a, b;
+    } at;
     int k;         /* the scaled add's k; 0 (the demo's, the timed problem's): 3 */
     int copy;      /* filled by vl_problem: launcher copies */
     char what[96]; /* filled by vl_problem */
