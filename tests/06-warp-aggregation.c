@@ -193,10 +193,15 @@ static int perf_mib(int n)
     return (int)(((size_t)WA_SETS * (in + out + 8192 * 3) + out + in + 8192) >> 20) + 16;
 }
 
-/* PERF_N random elements, or the largest half, quarter ... of it that the pool holds */
+/* tests/06-warp-aggregation.cu: the values a launcher appends, by a scan (wa_size.expect) */
+int wa_suite_expect(int *want, const int *in, int n, int filter);
+
+/* PERF_N random elements, or the largest half, quarter ... of it that the pool holds; each
+ * call's output checked against the suite's scan, where the given emit_atomic would take
+ * about 20 ms a call */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
-    static wa_size z;
+    static wa_size z = {.expect = wa_suite_expect};
     for (z.n = PERF_N; z.n > (1 << 20) && gl_pool_mib() < perf_mib(z.n);)
         z.n /= 2;
     *p = wa_problem(launcher, &z);
