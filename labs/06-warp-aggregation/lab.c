@@ -10,12 +10,7 @@
 #include <string.h>
 
 typedef void (*append_fn)(int *out, int *count, const int *in, int n);
-
-static long long call_append(void *fn, const gl_arg *a)
-{
-    ((append_fn)fn)((int *)a[0].p, (int *)a[1].p, (const int *)a[2].p, (int)a[3].i);
-    return 0;
-}
+GL_INVOKER(call_append, append_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
 
 /* Every launcher sets *count = 0 with cudaMemsetAsync before its kernel;
  * for n = 0 that is all it does. */
@@ -52,11 +47,10 @@ size_t wa_appended(const char *launcher, const void *in, int n)
 {
     int *h = malloc((size_t)n * sizeof(int) + 1);
     size_t count = 0;
-    int i;
     if (!h)
         gl_fail("out of host memory (%d elements)", n);
     GL_CUDA(cudaMemcpy(h, in, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
-    for (i = 0; i < n; i++)
+    for (int i = 0; i < n; i++)
         count += is_filter(launcher) ? (h[i] > 0) : (size_t)items_of(h[i]);
     free(h);
     return count;
