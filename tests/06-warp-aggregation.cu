@@ -16,7 +16,7 @@
 #endif
 #endif
 
-__device__ int appended(int x, int filter)
+static __device__ int appended(int x, int filter)
 {
     return filter ? x > 0 : items_of(x);
 }
