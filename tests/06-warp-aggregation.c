@@ -32,38 +32,18 @@
 #define MAX_BLOCK_ATOMICS_PER_BLOCK 1.5  /* 1 per block; one per warp: 8 */
 #define MAX_ATOMICS_IN_PTX 2             /* atomic instructions in an aggregated kernel's PTX */
 
-#define BIG ((1 << 20) + 3)
-
-/* n of every class: 0, tiny, multiples of 32 that are not of the block (256), of the block,
- * and neither; on random input and on inputs that keep nothing or everything */
-static void check_small(const char *name)
-{
-    static const int small[] = {0, 1, 31, 32, 33, 96, 256, 1000}, odd[] = {33, 256, 1000};
-    int i;
-    for (i = 0; i < 8; i++)
-        gl_expect_right("%s %d random twice", name, small[i]);
-    for (i = 0; i < 6; i++)
-        gl_expect_right("%s %d %s twice", name, odd[i % 3], i < 3 ? "none" : "all");
-}
-
-/* The correctness tests of one launcher, label its name in the titles: two calls in a row */
+/* The correctness tests of one launcher, label its name in the titles, each n on two calls in a
+ * row on one counter: n of every class (0, tiny, multiples of 32 that are not of the block
+ * (256), of the block, and neither) on random input and on inputs that keep nothing or
+ * everything; large ones; one drawn from the seed */
 #define CORRECTNESS(launcher, label)                                                          \
-    GL_TEST(launcher##_small_n, GL_CORRECTNESS, 2, 15, label ", n = 0 .. 1000")               \
-    {                                                                                         \
-        check_small(#launcher);                                                               \
-    }                                                                                         \
-    GL_TEST(launcher##_large_n, GL_CORRECTNESS, 2, 15, label ", n = 2^20 and 2^20 + 3")       \
-    {                                                                                         \
-        gl_expect_right("%s %d random twice", #launcher, 1 << 20);                            \
-        gl_expect_right("%s %d random twice", #launcher, BIG);                                \
-        gl_expect_right("%s %d all twice", #launcher, BIG);                                   \
-    }                                                                                         \
-    GL_TEST(launcher##_random_n, GL_CORRECTNESS, 1, 15, label ", an n drawn from the seed")   \
-    {                                                                                         \
-        gl_rng rng;                                                                           \
-        gl_test_rng(&rng);                                                                    \
-        gl_expect_right("%s %d random twice", #launcher, (int)gl_rng_range(&rng, 1, 300000)); \
-    }
+    GL_RIGHT(launcher##_small_n, 2, 15, label ", n = 0 .. 1000", .run = #launcher " twice",   \
+             .cases = "0, 1, 31, 32, 33, 96, 256, 1000, 33 none, 256 none, 1000 none, "        \
+                      "33 all, 256 all, 1000 all")                                            \
+    GL_RIGHT(launcher##_large_n, 2, 15, label ", n = 2^20 and 2^20 + 3",                      \
+             .run = #launcher " twice", .cases = "1048576, 1048579, 1048579 all")             \
+    GL_RIGHT(launcher##_random_n, 1, 15, label ", an n drawn from the seed",                  \
+             .run = #launcher " twice 1..300000")
 
 CORRECTNESS(filter_coalesced, "coalesced filter")
 CORRECTNESS(filter_intrinsics, "intrinsics filter")
@@ -102,15 +82,16 @@ static int elections(const gl_ptx_entry *e)
     return gl_ptx_count(e, "activemask") + gl_ptx_count_with(e, "vote", ".ballot");
 }
 
+/* The filter elects a leader (activemask or ballot), counts the lanes (popc) and broadcasts
+ * its slot (shfl.sync), which the given filter_atomic_kernel has none of; how: the task's. */
 static void expect_aggregated_filter(const char *kernel, const char *how)
 {
     gl_ptx_entry given;
     char *ptx = gl_given_ptx("filter_atomic_kernel", &given); /* given's text */
-    const gl_ptx_entry *e;
     gl_given_tells_apart(!elections(&given) && !gl_ptx_count(&given, "shfl.sync"),
                          "filter_atomic_kernel", "already has activemask or shfl.sync");
     free(ptx);
-    e = gl_kernel_entry(kernel);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
     if (elections(e) == 0)
         gl_check_fail("%s has no activemask or vote.ballot in its PTX: the warp never finds out "
                       "which of its lanes need a slot. %s",
@@ -129,57 +110,56 @@ static void expect_aggregated_filter(const char *kernel, const char *how)
                       kernel, atomics(e));
 }
 
-GL_TEST(filter_coalesced_elects_a_leader, GL_TECHNIQUE, 2, 10,
-        "coalesced filter: activemask, popc, shfl")
+GL_KERNEL_TEST(filter_coalesced_elects_a_leader, 2, "coalesced filter: activemask, popc, shfl",
+               "filter_coalesced", "filter_coalesced_kernel",
+               expect_aggregated_filter(k, "atomic_inc_coalesced uses cg::coalesced_threads(): "
+                                           "its size(), thread_rank() and shfl() are these "
+                                           "instructions"))
+
+GL_KERNEL_TEST(filter_intrinsics_elects_a_leader, 2, "intrinsics filter: activemask, popc, shfl",
+               "filter_intrinsics", "filter_intrinsics_kernel",
+               expect_aggregated_filter(k, "Task 1 uses __activemask(), __popc(), __ffs() and "
+                                           "__shfl_sync()"))
+
+/* The warp's item counts scanned with shfl.sync.up (the given emit_atomic_kernel has no
+ * shfl.sync), then one atomic for the warp. */
+static void expect_warp_scan(const char *kernel)
 {
-    GL_FOR_EACH_KERNEL("filter_coalesced", "filter_coalesced_kernel", k)
-    expect_aggregated_filter(k, "atomic_inc_coalesced uses cg::coalesced_threads(): its size(), "
-                                "thread_rank() and shfl() are these instructions");
+    gl_ptx_entry given;
+    char *ptx = gl_given_ptx("emit_atomic_kernel", &given); /* given's text */
+    gl_given_tells_apart(!gl_ptx_count(&given, "shfl.sync"), "emit_atomic_kernel",
+                         "has shfl.sync");
+    free(ptx);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    if (gl_ptx_count(e, "shfl.sync.up") == 0)
+        gl_check_fail("%s has no shfl.sync.up in its PTX: the scan of the lanes' item counts is "
+                      "__shfl_up_sync(FULL_MASK, sum, d), for d = 1, 2, 4, 8, 16",
+                      kernel);
+    expect_one_atomic(e, kernel, "warp", "lane 31");
 }
 
-GL_TEST(filter_intrinsics_elects_a_leader, GL_TECHNIQUE, 2, 10,
-        "intrinsics filter: activemask, popc, shfl")
+GL_KERNEL_TEST(emit_warp_scans, 3, "warp emitter: shfl.sync.up scan, one atomic", "emit_warp",
+               "emit_warp_kernel", expect_warp_scan(k))
+
+/* The warps' totals in a __shared__ array, two barriers around them, one atomic per block. */
+static void expect_shared_totals(const char *kernel)
 {
-    GL_FOR_EACH_KERNEL("filter_intrinsics", "filter_intrinsics_kernel", k)
-    expect_aggregated_filter(k, "Task 1 uses __activemask(), __popc(), __ffs() and "
-                                "__shfl_sync()");
+    long bytes = gl_kernel_shared_bytes(kernel, "Task 3 keeps each warp's total in a __shared__ "
+                                                "array (warp_first[WA_WARPS])");
+    if (bytes < (long)(WA_WARPS * sizeof(int)))
+        gl_check_fail("%s's largest __shared__ array has %ld bytes: too small for the totals of "
+                      "the block's %d warps",
+                      kernel, bytes, WA_WARPS);
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    gl_expect_barriers(e, kernel, 2,
+                       "it needs one after the warps write their totals, before thread 0 reads "
+                       "them, and one after thread 0 writes the offsets and the block's first "
+                       "slot, before the other threads read them");
+    expect_one_atomic(e, kernel, "block", "thread 0");
 }
 
-GL_TEST(emit_warp_scans, GL_TECHNIQUE, 3, 10, "warp emitter: shfl.sync.up scan, one atomic")
-{
-    GL_FOR_EACH_KERNEL("emit_warp", "emit_warp_kernel", k) {
-        gl_ptx_entry given;
-        char *ptx = gl_given_ptx("emit_atomic_kernel", &given); /* given's text */
-        const gl_ptx_entry *e;
-        gl_given_tells_apart(!gl_ptx_count(&given, "shfl.sync"), "emit_atomic_kernel",
-                             "has shfl.sync");
-        free(ptx);
-        e = gl_kernel_entry(k);
-        if (gl_ptx_count(e, "shfl.sync.up") == 0)
-            gl_check_fail("%s has no shfl.sync.up in its PTX: the scan of the lanes' item "
-                          "counts is __shfl_up_sync(FULL_MASK, sum, d), for d = 1, 2, 4, 8, 16",
-                          k);
-        expect_one_atomic(e, k, "warp", "lane 31");
-    }
-}
-
-GL_TEST(emit_block_shares_totals, GL_TECHNIQUE, 3, 10, "block emitter: shared totals, two barriers")
-{
-    GL_FOR_EACH_KERNEL("emit_block", "emit_block_kernel", k) {
-        long bytes = gl_kernel_shared_bytes(k, "Task 3 keeps each warp's total in a __shared__ "
-                                               "array (warp_first[WA_WARPS])");
-        if (bytes < (long)(WA_WARPS * sizeof(int)))
-            gl_check_fail("%s's largest __shared__ array has %ld bytes: too small for the totals "
-                          "of the block's %d warps",
-                          k, bytes, WA_WARPS);
-        const gl_ptx_entry *e = gl_kernel_entry(k);
-        gl_expect_barriers(e, k, 2,
-                           "it needs one after the warps write their totals, before thread 0 "
-                           "reads them, and one after thread 0 writes the offsets and the "
-                           "block's first slot, before the other threads read them");
-        expect_one_atomic(e, k, "block", "thread 0");
-    }
-}
+GL_KERNEL_TEST(emit_block_shares_totals, 3, "block emitter: shared totals, two barriers",
+               "emit_block", "emit_block_kernel", expect_shared_totals(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call, each output checked ----
  * A timed round costs about 1 ms besides its calls (an H100: the pipe to the subject and its
@@ -193,10 +173,15 @@ static int perf_mib(int n)
     return (int)(((size_t)WA_SETS * (in + out + 8192 * 3) + out + in + 8192) >> 20) + 16;
 }
 
-/* PERF_N random elements, or the largest half, quarter ... of it that the pool holds */
+/* tests/06-warp-aggregation.cu: the values a launcher appends, by a scan (wa_size.expect) */
+int wa_suite_expect(int *want, const int *in, int n, int filter);
+
+/* PERF_N random elements, or the largest half, quarter ... of it that the pool holds; each
+ * call's output checked against the suite's scan, where the given emit_atomic would take
+ * about 20 ms a call */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
-    static wa_size z;
+    static wa_size z = {.expect = wa_suite_expect};
     for (z.n = PERF_N; z.n > (1 << 20) && gl_pool_mib() < perf_mib(z.n);)
         z.n /= 2;
     *p = wa_problem(launcher, &z);
@@ -237,70 +222,65 @@ static const char *const atomic_metrics[] = {
 
 #define PROFILE_N (1 << 20)
 
-/* The atomic operations and instructions per warp of launcher's kernels on PROFILE_N elements
- * of random input; returns whether the operations per group (a warp: 1, a block: WA_WARPS) are
- * more than at_most (the verdict's margin). */
-static int too_many_atomics(const char *launcher, int group, double at_most, double *operations,
-                            double *instructions)
+/* launcher's atomic operations sent to L2 per group of its warps (a warp, or a block of
+ * WA_WARPS) on PROFILE_N elements of random input: at most at_most, else why, in the lab's
+ * terms. */
+static void expect_atomics(const char *launcher, int group, double at_most, const char *why)
 {
-    char n[32];
+    char n[32], what[32] = "warp";
     const char *args[] = {launcher, n, NULL};
-    double v[4], warps = (double)wa_blocks(PROFILE_N) * WA_WARPS;
+    double v[4], warps = (double)wa_blocks(PROFILE_N) * WA_WARPS, ops, inst;
     snprintf(n, sizeof n, "%d", PROFILE_N);
+    if (group > 1)
+        snprintf(what, sizeof what, "block of %d warps", group);
     gl_profile(atomic_metrics, 4, v, args);
-    *operations = (v[0] + v[1]) / warps;
-    *instructions = (v[2] + v[3]) / warps;
-    gl_test_margin(*operations * group, at_most, 0);
-    return *operations * group > at_most;
+    ops = (v[0] + v[1]) / warps * group;
+    inst = (v[2] + v[3]) / warps;
+    gl_test_margin(ops, at_most, 0);
+    if (ops > at_most)
+        gl_check_fail("%s sends %.2f atomic operations per %s to L2 (%.2f atomic instructions "
+                      "per warp)%s",
+                      launcher, ops, what, inst, why);
+    gl_test_note("atomic operations per %s: %s %.2f (needs at most %.1f); atomic instructions "
+                 "per warp %.2f",
+                 what, launcher, ops, at_most, inst);
 }
 
 GL_TEST(emit_warp_atomics_per_warp, GL_PROFILE, 5, 300, "warp emitter: 1 atomic per warp")
 {
-    double ops, inst;
-    if (too_many_atomics("emit_warp", 1, MAX_WARP_ATOMICS_PER_WARP, &ops, &inst))
-        gl_check_fail("emit_warp sends %.2f atomic operations per warp to L2 (%.2f atomic "
-                      "instructions per warp), where the given emit_atomic sends about 25 (one "
-                      "per lane with items): its lanes still make their own atomics. Only lane "
-                      "31 makes one, for the warp's total",
-                      ops, inst);
-    gl_test_note("atomic operations per warp: emit_warp %.2f (needs at most %.1f); atomic "
-                 "instructions per warp %.2f",
-                 ops, MAX_WARP_ATOMICS_PER_WARP, inst);
+    expect_atomics("emit_warp", 1, MAX_WARP_ATOMICS_PER_WARP,
+                   ", where the given emit_atomic sends about 25 (one per lane with items): its "
+                   "lanes still make their own atomics. Only lane 31 makes one, for the warp's "
+                   "total");
 }
 
 GL_TEST(emit_block_atomics_per_block, GL_PROFILE, 5, 300, "block emitter: 1 atomic per block")
 {
-    double ops, inst;
-    if (too_many_atomics("emit_block", WA_WARPS, MAX_BLOCK_ATOMICS_PER_BLOCK, &ops, &inst))
-        gl_check_fail("emit_block sends %.2f atomic operations per block of %d warps to L2 "
-                      "(%.2f per warp): thread 0 makes one, for the block's total",
-                      ops * WA_WARPS, WA_WARPS, ops);
-    gl_test_note("atomic operations per block: emit_block %.2f (needs at most %.1f); %.3f per "
-                 "warp",
-                 ops * WA_WARPS, MAX_BLOCK_ATOMICS_PER_BLOCK, ops);
+    expect_atomics("emit_block", WA_WARPS, MAX_BLOCK_ATOMICS_PER_BLOCK,
+                   ": thread 0 makes one, for the block's total");
 }
 
 /* The lab's problem (wa_problem), for the correctness tests, GL_QUEUED and the profile runs:
- * LAUNCHER N [random|none|all] [twice], or a probe's 1000 elements of random input, one call. */
+ * LAUNCHER [N] [random|none|all] [twice], the words in any order; N 1000 where not given (a
+ * probe's), random input, one call. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static wa_size z;
     long n = 1000;
-    int a;
-    if (!gl_launcher_find(launcher) || argc > 3 ||
-        (argc > 0 && gl_parse_long(argv[0], 0, 1L << 26, &n)))
-        return -1;
-    z = (wa_size){.n = (int)n};
-    for (a = 1; a < argc; a++) {
+    z = (wa_size){.input = WA_RANDOM};
+    for (int a = 0; a < argc; a++) {
         if (!strcmp(argv[a], "none"))
             z.input = WA_NONE;
         else if (!strcmp(argv[a], "all"))
             z.input = WA_ALL;
         else if (!strcmp(argv[a], "twice"))
             z.twice = 1;
-        else if (strcmp(argv[a], "random"))
+        else if (strcmp(argv[a], "random") && gl_parse_long(argv[a], 0, 1L << 26, &n))
             return -1;
     }
+    if (!gl_launcher_find(launcher))
+        return -1;
+    z.n = (int)n;
     *p = wa_problem(launcher, &z);
     return 0;
 }
