@@ -9,11 +9,14 @@
  *   4. a CPU write to the pool faults (SIGSEGV); anonymous memory mapped there (MAP_FIXED) takes
  *      CPU writes the judge never sees, and a D2H copy there still lands in the judge's pages.
  * Reported: 5. whether cudaMemset on the pool lands; 6. pinned and pageable H2D and D2H GB/s,
- * the pool's cudaPointerGetAttributes type, whether the child opens the judge's memfd by /proc.
+ * the pool's cudaPointerGetAttributes type, whether the child opens the judge's memfd by /proc;
+ * 7. whether a host callback (cudaLaunchHostFunc, run on a thread of CUDA's) creates a file,
+ * where the contained thread itself cannot (Landlock binds only the threads made after it).
  * Exit status 0 when 1-4 hold, 1 when one fails, 77 when there is no GPU. */
 #include "contain.h"
 
 #include <algorithm>
+#include <string>
 #include <cuda_runtime_api.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +48,8 @@ struct results {         /* the child's, in a second memfd it keeps mapped */
     size_t back, own;        /* 2: words that came back wrong; 4: words of that memory changed */
     double gbps[4];          /* 6: H2D pinned (the pool), pageable; D2H pinned, pageable */
     int type, canuse, reopen, done; /* 6: pointer type, the attribute, open's errno (0: opened) */
+    int callback, main_open;         /* 7: a host callback's and the main thread's file create:
+                                      * errno, 0 when it created the file, -1 not run */
     char contained[400], setup[400];
 };
 
@@ -91,6 +96,16 @@ static double gbps(void *dst, const void *src, cudaMemcpyKind kind, cudaStream_t
     }
     std::nth_element(t, t + 2, t + 5);
     return BENCH / (t[2] * 1e-3) / 1e9;
+}
+
+/* 7. a host function the GPU's stream calls runs on a thread of CUDA's: is it contained? */
+static char cb_path[96];
+static void CUDART_CB create_file(void *result)
+{
+    int f = open(cb_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    *(int *)result = f >= 0 ? 0 : errno;
+    if (f >= 0)
+        close(f);
 }
 
 static int child(int fd, size_t bytes, int rfd)
@@ -161,6 +176,11 @@ static int child(int fd, size_t bytes, int rfd)
     cudaDeviceGetAttribute(&R->canuse, cudaDevAttrCanUseHostPointerForRegisteredMem, 0);
     snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)getppid(), fd);
     R->reopen = open(path, O_RDWR) >= 0 ? 0 : errno;
+    snprintf(cb_path, sizeof cb_path, "/tmp/host_pool_probe.%d", (int)getppid());
+    R->callback = -1;
+    if (cudaLaunchHostFunc(s, create_file, &R->callback) == cudaSuccess)
+        synced(s);
+    create_file(&R->main_open);
 
     if (!sigsetjmp(jump, 1)) { /* last: it may fault in the driver */
         R->err[5] = cudaMemsetAsync(AT(pool, 5), 0x5A, REGION, s);
@@ -273,6 +293,13 @@ int main(int argc, char **argv)
            R->type == cudaMemoryTypeHost ? "cudaMemoryTypeHost" : "NOT host", R->canuse);
     printf("       6. contained, the child opens the judge's memfd through /proc for writing: %s\n",
            R->reopen ? strerror(R->reopen) : "YES (a way around the reservation)");
+    printf("       7. contained, a file created by a host callback (cudaLaunchHostFunc): %s; by "
+           "the main thread: %s\n",
+           R->callback < 0 ? "not run" : R->callback ? strerror(R->callback)
+                                                     : "YES (CUDA's thread is not contained)",
+           R->main_open < 0 ? "not run" : R->main_open ? strerror(R->main_open) : "YES");
+    snprintf(a_fd, sizeof a_fd, "%d", (int)getpid()); /* the file 7 may have made */
+    unlink((std::string("/tmp/host_pool_probe.") + a_fd).c_str());
     if (!R->done || !WIFEXITED(st) || WEXITSTATUS(st))
         printf("       the child stopped early: %s %d\n",
                WIFSIGNALED(st) ? "killed by signal" : "exit status",
