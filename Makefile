@@ -24,6 +24,8 @@ endif
 BUILD := build
 # labs graded at once by make check (they share the GPU: timed and profiled tests take it alone)
 CHECK_JOBS ?= 6
+# each lab's last whole grading, in seconds (a full make check writes them): the longest start first
+CHECK_SECONDS = $(BUILD)/grade/.seconds
 # the lock that timed and profiled tests hold alone (make grade: one per GPU)
 GPU_LOCK ?= $(BUILD)/gpu.lock
 
@@ -439,15 +441,19 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner) 
 	else \
 	  : "every file compiles at once, while each lab's judge sets up the GPU and times the"; \
 	  : "kit's baselines (runner --wait), the compiles niced so that the timed work has the CPU;"; \
-	  : "CHECK_JOBS labs are graded at a time"; \
+	  : "CHECK_JOBS labs are graded at a time, those whose whole grading took longest last time"; \
+	  : "first (CHECK_SECONDS: a slow lab started last would finish long after the others)"; \
 	  for l in $(CHECK_LABS); do mkdir -p $(GRADE)/$$l; rm -f $(GRADE)/$$l.compiled; \
 	    { nice -n 10 $(MAKE) --no-print-directory $(GRADE)/$$l/build.log > $(GRADE)/$$l.compile 2>&1; \
 	      echo $$? > $(GRADE)/$$l.compiled.tmp; mv $(GRADE)/$$l.compiled.tmp $(GRADE)/$$l.compiled; } & \
 	  done; \
-	  ( for l in $(CHECK_LABS); do \
+	  order=$$(for l in $(CHECK_LABS); do echo "$$(cat $(CHECK_SECONDS)/$$l 2>/dev/null || echo 0) $$l"; \
+	           done | sort -s -k1,1 -rn | cut -d' ' -f2); \
+	  ( for l in $$order; do \
 	      while [ $$(jobs -rp | wc -l) -ge $(CHECK_JOBS) ]; do wait -n; done; \
-	      { run $$l --wait $(GRADE)/$$l.compiled > $(GRADE)/$$l.log 2>&1; \
-	        echo $$? > $(GRADE)/$$l.status; } & \
+	      { t=$$(date +%s); run $$l --wait $(GRADE)/$$l.compiled > $(GRADE)/$$l.log 2>&1; \
+	        echo $$? > $(GRADE)/$$l.status; \
+	        $(if $(KIND)$(ONLY),:,mkdir -p $(CHECK_SECONDS) && echo $$(( $$(date +%s) - t )) > $(CHECK_SECONDS)/$$l); } & \
 	    done; wait ); wait; \
 	  for l in $(CHECK_LABS); do cat $(GRADE)/$$l.compile; $(NOT_COMPILED) $(GRADE)/$$l.log; \
 	    [ "$$(cat $(GRADE)/$$l.status)" -lt 2 ] || broke=1; done; \
