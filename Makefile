@@ -24,8 +24,6 @@ endif
 BUILD := build
 # labs graded at once by make check (they share the GPU: timed and profiled tests take it alone)
 CHECK_JOBS ?= 6
-# each lab's last whole grading, in seconds (a full make check writes them): the longest start first
-CHECK_SECONDS = $(BUILD)/grade/.seconds
 # the lock that timed and profiled tests hold alone (make grade: one per GPU)
 GPU_LOCK ?= $(BUILD)/gpu.lock
 
@@ -441,19 +439,15 @@ check: lab-arg need-check $(foreach l,$(CHECK_LABS),$(BUILD)/tests/$(l)/runner) 
 	else \
 	  : "every file compiles at once, while each lab's judge sets up the GPU and times the"; \
 	  : "kit's baselines (runner --wait), the compiles niced so that the timed work has the CPU;"; \
-	  : "CHECK_JOBS labs are graded at a time, those whose whole grading took longest last time"; \
-	  : "first (CHECK_SECONDS: a slow lab started last would finish long after the others)"; \
+	  : "CHECK_JOBS labs are graded at a time"; \
 	  for l in $(CHECK_LABS); do mkdir -p $(GRADE)/$$l; rm -f $(GRADE)/$$l.compiled; \
 	    { nice -n 10 $(MAKE) --no-print-directory $(GRADE)/$$l/build.log > $(GRADE)/$$l.compile 2>&1; \
 	      echo $$? > $(GRADE)/$$l.compiled.tmp; mv $(GRADE)/$$l.compiled.tmp $(GRADE)/$$l.compiled; } & \
 	  done; \
-	  order=$$(for l in $(CHECK_LABS); do echo "$$(cat $(CHECK_SECONDS)/$$l 2>/dev/null || echo 0) $$l"; \
-	           done | sort -s -k1,1 -rn | cut -d' ' -f2); \
-	  ( for l in $$order; do \
+	  ( for l in $(CHECK_LABS); do \
 	      while [ $$(jobs -rp | wc -l) -ge $(CHECK_JOBS) ]; do wait -n; done; \
-	      { t=$$(date +%s); run $$l --wait $(GRADE)/$$l.compiled > $(GRADE)/$$l.log 2>&1; \
-	        echo $$? > $(GRADE)/$$l.status; \
-	        $(if $(KIND)$(ONLY),:,mkdir -p $(CHECK_SECONDS) && echo $$(( $$(date +%s) - t )) > $(CHECK_SECONDS)/$$l); } & \
+	      { run $$l --wait $(GRADE)/$$l.compiled > $(GRADE)/$$l.log 2>&1; \
+	        echo $$? > $(GRADE)/$$l.status; } & \
 	    done; wait ); wait; \
 	  for l in $(CHECK_LABS); do cat $(GRADE)/$$l.compile; $(NOT_COMPILED) $(GRADE)/$$l.log; \
 	    [ "$$(cat $(GRADE)/$$l.status)" -lt 2 ] || broke=1; done; \
