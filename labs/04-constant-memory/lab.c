@@ -8,6 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An output is right within CM_REL_TOL of the sum of its terms' magnitudes: FP32 rounding in any
+ * order stays far below it (a few 2^-24 of that sum on random data, under 10^-6 of it for
+ * Horner's rule or a sum of powers of degree 511), one term missing or too many far above. */
+#define CM_REL_TOL 1e-5
+
 typedef void (*set_fn)(const float *data);
 typedef void (*set_runtime_fn)(const float *taps, int ntaps);
 typedef void (*poly_constant_fn)(float *out, const float *x, int n);
@@ -58,18 +63,14 @@ static const struct {
                  "Wrong values: out[i] is the sum of taps[k] * in[i + k] for k = 0 .. %d"},
 };
 
-/* Calls launcher, z's or its task's given one, with the arguments its layout takes of these:
- * out, in (x, the filter's input or idx), then data (the coefficients, taps or table: device)
- * where it takes them by pointer ('p'), then ntaps where its length is a run-time one (two 'i'
- * left), then n. */
+/* Calls launcher (z's or its task's given one) with what its layout takes: out, in, then data
+ * (device) where it takes it by pointer, ntaps where two ints are left, then n. */
 static void run(const char *launcher, const cm_size *z, float *out, const void *in,
                 const float *data)
 {
     const char *layout = gl_launcher_find(launcher)->layout; /* cm_problem found z's */
-    gl_arg a[5];
-    size_t k = 0;
-    a[k++] = GL_P(out);
-    a[k++] = GL_P(in);
+    gl_arg a[5] = {GL_P(out), GL_P(in)};
+    size_t k = 2;
     if (layout[k] == 'p')
         a[k++] = GL_P(data);
     if (strlen(layout) - k == 2)
@@ -78,8 +79,7 @@ static void run(const char *launcher, const cm_size *z, float *out, const void *
     gl_exec(launcher, a);
 }
 
-/* Sets the constant data of z's task from host (its setter: CM_COEFFS coefficients, ntaps taps
- * or CM_TABLE floats of table), for the constant launcher that reads it. */
+/* Sets z's constant data from host (data_count floats) by its task's setter. */
 static void set_data(const cm_size *z, const float *host)
 {
     const char *setter = tasks[z->task].setter;
@@ -96,11 +96,10 @@ static void *host_alloc(size_t bytes)
     return host;
 }
 
-/* ---- the problem (common/gl_problem.h): data made on the GPU, the kit's reference ---- */
+/* ---- the problem (common/gl_problem.h) ---- */
 
-/* A polynomial's n points x on the GPU, made on the host from seed (with cpu_check): in
- * [-1, 1], a quarter of them within 0.02 of +1 and a quarter within 0.02 of -1, where the
- * high powers weigh (there a missing high coefficient shows). */
+/* A polynomial's n points x (with cpu_check), made on the host: in [-1, 1], a quarter within
+ * 0.02 of +1 and a quarter of -1, where a missing high coefficient shows. */
 static void make_points(float *dst, size_t n, unsigned long long seed)
 {
     float *x = host_alloc(n * sizeof(float));
@@ -116,25 +115,22 @@ static void make_points(float *dst, size_t n, unsigned long long seed)
     free(x);
 }
 
-/* Input k of a call, on the GPU from seed: in [-1, 1) (a polynomial's points with cpu_check:
- * make_points), or a lookup's indices in [0, CM_TABLE), each lane's own or, uniform, the
+/* Input k of a call: floats in [-1, 1), or a lookup's indices in [0, CM_TABLE), uniform: the
  * warp's first lane's for all 32. */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const cm_size *z = ctx;
     int lane;
-    if (k == 0 && z->task == CM_POLY && z->cpu_check) {
+    if (k == 0 && z->task == CM_POLY && z->cpu_check)
         make_points(dst, (size_t)z->n, seed);
-        return;
-    }
-    if (k > 0 || z->task != CM_LOOKUP) {
+    else if (k > 0 || z->task != CM_LOOKUP)
         gl_device_fill_float(dst, k > 0 ? z->data_count : z->in_count, -1.0f, 1.0f, seed);
-        return;
+    else {
+        gl_device_fill_int(dst, (size_t)z->n, 0, CM_TABLE - 1, seed);
+        for (lane = 1; z->uniform && lane < 32 && lane < z->n; lane++)
+            gl_device_copy_words_strided((int *)dst + lane, 32, dst, 32,
+                                         (size_t)(z->n - lane + 31) / 32);
     }
-    gl_device_fill_int(dst, (size_t)z->n, 0, CM_TABLE - 1, seed);
-    for (lane = 1; z->uniform && lane < 32 && lane < z->n; lane++)
-        gl_device_copy_words_strided((int *)dst + lane, 32, dst, 32,
-                                     (size_t)(z->n - lane + 31) / 32);
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
@@ -143,9 +139,8 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
     run(launcher, z, buf[1 + z->by_pointer], buf[0], z->by_pointer ? buf[1] : NULL);
 }
 
-/* The constant data of a round or a check: drawn from seed, kept for the reference, set in
- * the process that runs the launcher (before the inputs exist: GRADING.md rule 9); with
- * cpu_check, a polynomial's after another set of coefficients (the second must count). */
+/* A round's or a check's constant data, drawn from seed, kept for the reference and set
+ * before the inputs exist (GRADING.md rule 9); with cpu_check, a polynomial's after another. */
 static void problem_setup(void *ctx, const char *launcher, unsigned long long seed)
 {
     cm_size *z = ctx;
@@ -160,9 +155,7 @@ static void problem_setup(void *ctx, const char *launcher, unsigned long long se
     set_data(z, z->data);
 }
 
-/* A student's outputs by the given launcher of the task, on the same data: poly_global on
- * the coefficients the setup set, or the constant lookup or filter on the call's table or
- * taps, copied into its constant memory. */
+/* A student's outputs by the task's given launcher on the same data (by pointer, or set). */
 static void problem_reference(void *ctx, void *const *buf)
 {
     cm_size *z = ctx;
@@ -183,17 +176,14 @@ static void problem_reference(void *ctx, void *const *buf)
 
 /* ---- with cpu_check: every output against the CPU, in double, and the likely mistake ---- */
 
-/* A call's data on the host: its input (x, the filter's input or idx), its coefficients, taps
- * or table, and a polynomial's first set of coefficients, set before the right ones (or NULL). */
+/* A call's data on the host, and a polynomial's first set of coefficients (or NULL). */
 typedef struct {
     const cm_size *z;
     const float *x, *data, *first;
     const int *idx;
 } host_data;
 
-/* Output i as the CPU computes it, in double, and the sum of the magnitudes of its terms:
- * c[k] x^k for k < CM_COEFFS (by Horner's rule), taps[k] * in[i + k] for k < ntaps, or
- * table[(idx[i] + k) % CM_TABLE] for k < CM_LOOKUPS. */
+/* Output i in double (a polynomial by Horner's rule), and the sum of its terms' magnitudes. */
 static double expected_at(const host_data *d, size_t i, double *magnitude)
 {
     double sum = 0.0, mag = 0.0, t;
@@ -219,22 +209,20 @@ static double expected_at(const host_data *d, size_t i, double *magnitude)
  * or those of the first set_coeffs, a filter's input read one place too far; WRONG: none. */
 enum { PARTIAL, NO_FIRST, STOPPED, TIMES_X, REVERSED, FIRST_SET, SHIFTED, WRONG };
 
-/* The likely mistake closest to a wrong output so far: how far, which one, and its m. */
+/* The likely mistake closest to a wrong output so far, and its m. */
 typedef struct {
     double distance;
     int mistake, m;
 } guess;
 
-/* g becomes mistake, whose output would be value, if it is the first or strictly closer to
- * actual (on a tie the earlier stays) */
+/* g becomes mistake (output value) if first or strictly closer to actual (a tie keeps g) */
 static void consider(guess *g, double actual, double value, int mistake, int m)
 {
     if (g->mistake == WRONG || fabs(actual - value) < g->distance)
         *g = (guess){fabs(actual - value), mistake, m};
 }
 
-/* The mistake that gives a wrong output w of a polynomial or a filter: what each would give is
- * compared with it; the closest, if it is as close as a right output would be, else WRONG. */
+/* The mistake whose output is closest to w's, if as close as a right one would be, else WRONG. */
 static guess likely_mistake(const host_data *d, const gl_diff *w)
 {
     const float *c = d->data, *in = d->x;
@@ -275,8 +263,8 @@ static guess likely_mistake(const host_data *d, const gl_diff *w)
     return g;
 }
 
-/* What the wrong outputs c found most likely mean, in the lab's terms: nothing written, some
- * outputs never written, or the mistake that gives the first written wrong one. */
+/* What the wrong outputs c found most likely mean: nothing or part written, or the mistake
+ * that gives the first written wrong one. */
 static const char *hint(const gl_cmp *c, const host_data *d)
 {
     static char text[512];
@@ -347,15 +335,12 @@ static const char *hint(const gl_cmp *c, const host_data *d)
     return text;
 }
 
-/* The problem's verify: every output within CM_REL_TOL of the sum of the magnitudes of its own
- * terms of the CPU's value (gl_compare_float_bound), on the call's data: those it takes by
- * pointer, or those the setup set (and a polynomial's first set). */
+/* The problem's verify: every output within CM_REL_TOL of its terms' magnitudes of the CPU's. */
 static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
     const cm_size *z = ctx;
     size_t n = (size_t)z->n, i;
-    /* on the host: the input (floats, or ints), the data, out, the expected values, bounds */
     float *in = host_alloc((z->in_count + z->data_count + 3 * n) * sizeof(float));
     float *data = in + z->in_count, *out = data + z->data_count, *expected = out + n;
     float *bound = expected + n;
@@ -400,7 +385,7 @@ gl_problem cm_problem(const char *launcher, void *size)
 
     if (!l)
         gl_fail("no launcher %s in lab 04 (a bug of the kit)", launcher);
-    /* the kit's constant filter, the reference or the launcher, holds CM_MAX_CONST_TAPS taps */
+    /* the kit's constant filter (and z->data) holds CM_MAX_CONST_TAPS taps */
     if (!poly && !lookup &&
         (z->ntaps < 1 || (z->ntaps > CM_MAX_CONST_TAPS && (given || !z->cpu_check))))
         gl_fail("lab 04's problem of %s with %d taps: 1 to %d (a bug of the kit)", launcher,
@@ -431,8 +416,7 @@ gl_problem cm_problem(const char *launcher, void *size)
     else
         snprintf(z->what, sizeof z->what, "at n = %d with %d tap%s", z->n, z->ntaps,
                  z->ntaps == 1 ? "" : "s");
-    /* x and the taps, the table and out are floats, idx ints: 4 bytes each; the guards' 4096
-     * bytes (.guard 0) hold the last block's 255 threads past n */
+    /* floats and ints, 4 bytes; the guards' 4096 bytes hold the last block's 255 threads */
     p.buf[0] = (gl_problem_buf){.name = tasks[task].input, .bytes = z->in_count * 4,
                                 .outside = "the inputs are read-only"};
     p.buf[1] = (gl_problem_buf){.name = tasks[task].data, .bytes = z->data_count * 4,
