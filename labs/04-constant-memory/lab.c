@@ -4,6 +4,7 @@
 #include "lab.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,135 +205,115 @@ static double expected_at(const host_data *d, size_t i, double *magnitude)
     return sum;
 }
 
-/* The likely mistakes: a sum of only the first m terms, one without the first (c[0], tap 0),
- * a polynomial's loop stopped before k = 0, times x once more, with its coefficients reversed
- * or those of the first set_coeffs, a filter's input read one place too far; WRONG: none. */
-enum { PARTIAL, NO_FIRST, STOPPED, TIMES_X, REVERSED, FIRST_SET, SHIFTED, WRONG };
-
-/* The likely mistake closest to a wrong output so far, and its m. */
+/* The likely mistake closest to a wrong output so far: how far, and what it means. */
 typedef struct {
     double distance;
-    int mistake, m;
+    int found;
+    char text[512];
 } guess;
 
-/* g becomes mistake (output value) if first or strictly closer to actual (a tie keeps g) */
-static void consider(guess *g, double actual, double value, int mistake, int m)
+/* g becomes the mistake whose output would be value, said by fmt, if it is the first or strictly
+ * closer to actual (on a tie the earlier stays) */
+__attribute__((format(printf, 4, 5))) static void consider(guess *g, double actual,
+                                                           double value, const char *fmt, ...)
 {
-    if (g->mistake == WRONG || fabs(actual - value) < g->distance)
-        *g = (guess){fabs(actual - value), mistake, m};
+    va_list ap;
+    if (g->found && !(fabs(actual - value) < g->distance))
+        return;
+    g->distance = fabs(actual - value);
+    g->found = 1;
+    va_start(ap, fmt);
+    vsnprintf(g->text, sizeof g->text, fmt, ap);
+    va_end(ap);
 }
 
-/* The mistake whose output is closest to w's, if as close as a right one would be, else WRONG. */
-static guess likely_mistake(const host_data *d, const gl_diff *w)
+/* The likely mistake that gives a polynomial's or a filter's wrong output w, the closest if it
+ * is as close as a right output would be, in the lab's terms; else (and for a lookup) what the
+ * output is. Each would give: a sum of only the first k terms, one without the first (c[0], tap
+ * 0), a polynomial's loop stopped before k = 0, times x once more, with its coefficients
+ * reversed or those of the first set_coeffs, a filter's input read one place too far. */
+static const char *likely_mistake(const host_data *d, const gl_diff *w)
 {
+    static guess closest;
+    guess *g = &closest;
     const float *c = d->data, *in = d->x;
     size_t i = w->index;
     double pw[CM_COEFFS], mag, full = expected_at(d, i, &mag), sum = 0.0, stopped = 0.0;
-    double reversed = 0.0, first = 0.0, shifted = 0.0;
-    guess g = {0.0, WRONG, 0};
-    int k;
+    double reversed = 0.0, first = 0.0, shifted = 0.0, a = w->actual;
+    int k, last = CM_COEFFS - 1, ntaps = d->z->ntaps;
 
+    g->found = 0;
     if (d->z->task == CM_CONV) { /* without tap 0 first: at 1 tap it ties with no tap */
-        consider(&g, w->actual, full - (double)c[0] * in[i], NO_FIRST, 0);
-        for (k = 0; k < d->z->ntaps; k++) {
-            consider(&g, w->actual, sum, PARTIAL, k);
+        consider(g, a, full - (double)c[0] * in[i],
+                 "out[%zu] leaves out the term of tap 0: does k start at 0?", i);
+        for (k = 0; k < ntaps; k++) {
+            consider(g, a, sum, "out[%zu] is the sum of only the first %d of the %d taps: does "
+                     "the loop run to ntaps, whatever its value?", i, k, ntaps);
             sum += (double)c[k] * in[i + k];
             if (i + k + 1 < d->z->in_count) /* within in, for the last i */
                 shifted += (double)c[k] * in[i + k + 1];
         }
-        consider(&g, w->actual, shifted, SHIFTED, 0);
-    } else {
+        consider(g, a, shifted, "out[%zu] is the sum over in[%zu + 1 + k]: the input is read "
+                 "one place too far", i, i);
+    } else if (d->z->task == CM_POLY) {
         for (k = 0; k < CM_COEFFS; k++)
             pw[k] = k ? pw[k - 1] * d->x[i] : 1.0; /* x^k */
         for (k = 0; k < CM_COEFFS; k++) {
-            consider(&g, w->actual, sum, PARTIAL, k);
+            if (k == 0)
+                consider(g, a, sum, "out[%zu] is 0, as if c_coeffs held only zeros: does "
+                         "set_coeffs copy the coefficients into c_coeffs, and does the kernel "
+                         "read them from there?", i);
+            else if (k == last)
+                consider(g, a, sum, "out[%zu] leaves out the highest term, c[%d] x^%d: Horner's "
+                         "rule starts from acc = c_coeffs[CM_COEFFS - 1] (then k from CM_COEFFS "
+                         "- 2 down to 0)", i, last, last);
+            else
+                consider(g, a, sum, "out[%zu] is the polynomial of only its first %d of the %d "
+                         "coefficients, c[0] .. c[%d]: did set_coeffs copy all CM_COEFFS * "
+                         "sizeof(float) bytes? (sizeof(coeffs) is the size of a pointer, 2 "
+                         "floats)", i, k, CM_COEFFS, k - 1);
             sum += (double)c[k] * pw[k];
             stopped += k ? (double)c[k] * pw[k - 1] : 0.0;
-            reversed += (double)c[k] * pw[CM_COEFFS - 1 - k];
+            reversed += (double)c[k] * pw[last - k];
             first += d->first ? (double)d->first[k] * pw[k] : 0.0;
         }
-        consider(&g, w->actual, full - c[0], NO_FIRST, 0);
-        consider(&g, w->actual, stopped, STOPPED, 0);
-        consider(&g, w->actual, full * d->x[i], TIMES_X, 0);
-        consider(&g, w->actual, reversed, REVERSED, 0);
+        consider(g, a, full - c[0], "out[%zu] leaves out c[0], the constant term: every c[k] "
+                 "from k = 0 counts", i);
+        consider(g, a, stopped, "out[%zu] is c[1] + c[2] x + ... + c[%d] x^%d: the loop stops "
+                 "before k = 0, so c[0] is never added and every other term is one power of x "
+                 "short: run it down to k = 0 (k >= 0)", i, last, last - 1);
+        consider(g, a, full * d->x[i], "out[%zu] is x[%zu] times the polynomial: one "
+                 "multiplication by x too many (each step is acc = acc * x + c[k], the last one "
+                 "adds c[0])", i, i);
+        consider(g, a, reversed, "out[%zu] has the coefficients in reverse order: c[k] goes "
+                 "with x^k, so Horner's rule starts from the highest, acc = c_coeffs[CM_COEFFS "
+                 "- 1], and adds c_coeffs[k] for k going down to 0", i);
         if (d->first)
-            consider(&g, w->actual, first, FIRST_SET, 0);
+            consider(g, a, first, "out[%zu] is the polynomial of the coefficients given to the "
+                     "first of two set_coeffs in a row, not to the last: each set_coeffs must "
+                     "copy its coefficients into c_coeffs", i);
     }
-    if (!(g.distance <= CM_REL_TOL * mag + 1e-30))
-        g.mistake = WRONG;
-    return g;
+    if (g->found && g->distance <= CM_REL_TOL * mag + 1e-30)
+        return g->text;
+    snprintf(g->text, sizeof g->text, tasks[d->z->task].wrong,
+             d->z->task == CM_POLY ? last : ntaps - 1, last);
+    return g->text;
 }
 
-/* What the wrong outputs c found most likely mean: nothing or part written, or the mistake
- * that gives the first written wrong one. */
+/* What the wrong outputs c found most likely mean, in the lab's terms: nothing or part
+ * written, or the mistake that gives the first written wrong one. */
 static const char *hint(const gl_cmp *c, const host_data *d)
 {
-    static char text[512];
     const gl_diff *w = NULL;
-    int k, task = d->z->task, last = CM_COEFFS - 1, poly = task == CM_POLY;
-    guess g;
-    size_t i;
+    int k;
     for (k = 0; k < c->shown && !w; k++)
         if (!c->diff[k].unwritten)
             w = &c->diff[k];
     if (c->unwritten == c->n)
         return "Is the kernel still a TODO, or is it never launched?";
-    if (!w || (c->unwritten && task == CM_LOOKUP))
+    if (!w || (c->unwritten && d->z->task == CM_LOOKUP))
         return "Some outputs were never written: does every thread i < n write out[i]?";
-    g = task == CM_LOOKUP ? (guess){0.0, WRONG, 0} : likely_mistake(d, w);
-    i = w->index;
-    switch (g.mistake) {
-    case PARTIAL:
-        if (!poly)
-            snprintf(text, sizeof text, "out[%zu] is the sum of only the first %d of the %d "
-                     "taps: does the loop run to ntaps, whatever its value?", i, g.m, d->z->ntaps);
-        else if (g.m == 0)
-            snprintf(text, sizeof text, "out[%zu] is 0, as if c_coeffs held only zeros: does "
-                     "set_coeffs copy the coefficients into c_coeffs, and does the kernel read "
-                     "them from there?", i);
-        else if (g.m == last)
-            snprintf(text, sizeof text, "out[%zu] leaves out the highest term, c[%d] x^%d: "
-                     "Horner's rule starts from acc = c_coeffs[CM_COEFFS - 1] (then k from "
-                     "CM_COEFFS - 2 down to 0)", i, last, last);
-        else
-            snprintf(text, sizeof text, "out[%zu] is the polynomial of only its first %d of "
-                     "the %d coefficients, c[0] .. c[%d]: did set_coeffs copy all CM_COEFFS * "
-                     "sizeof(float) bytes? (sizeof(coeffs) is the size of a pointer, 2 floats)",
-                     i, g.m, CM_COEFFS, g.m - 1);
-        break;
-    case NO_FIRST:
-        snprintf(text, sizeof text, poly ? "out[%zu] leaves out c[0], the constant term: every "
-                 "c[k] from k = 0 counts" : "out[%zu] leaves out the term of tap 0: does k "
-                 "start at 0?", i);
-        break;
-    case STOPPED:
-        snprintf(text, sizeof text, "out[%zu] is c[1] + c[2] x + ... + c[%d] x^%d: the loop "
-                 "stops before k = 0, so c[0] is never added and every other term is one power "
-                 "of x short: run it down to k = 0 (k >= 0)", i, last, last - 1);
-        break;
-    case TIMES_X:
-        snprintf(text, sizeof text, "out[%zu] is x[%zu] times the polynomial: one "
-                 "multiplication by x too many (each step is acc = acc * x + c[k], the last "
-                 "one adds c[0])", i, i);
-        break;
-    case REVERSED:
-        snprintf(text, sizeof text, "out[%zu] has the coefficients in reverse order: c[k] "
-                 "goes with x^k, so Horner's rule starts from the highest, acc = "
-                 "c_coeffs[CM_COEFFS - 1], and adds c_coeffs[k] for k going down to 0", i);
-        break;
-    case FIRST_SET:
-        snprintf(text, sizeof text, "out[%zu] is the polynomial of the coefficients given to "
-                 "the first of two set_coeffs in a row, not to the last: each set_coeffs must "
-                 "copy its coefficients into c_coeffs", i);
-        break;
-    case SHIFTED:
-        snprintf(text, sizeof text, "out[%zu] is the sum over in[%zu + 1 + k]: the input is "
-                 "read one place too far", i, i);
-        break;
-    default:
-        snprintf(text, sizeof text, tasks[task].wrong, poly ? last : d->z->ntaps - 1, last);
-    }
-    return text;
+    return likely_mistake(d, w);
 }
 
 /* The problem's verify: every output within CM_REL_TOL of its terms' magnitudes of the CPU's. */
