@@ -176,8 +176,7 @@ GL_FASTER(lookup_random_global_vs_constant, 4, "random lookup: global faster tha
 #define PERF_SETS 8 /* calls a round, each on its own input and output (cm_problem's sets) */
 #define PERF_LONG_TAPS 1024
 
-/* tests/04-constant-memory.cu: out[i] = sum for k < terms of weight[k] * src[(start[i] + k) &
- * mask] (start, weight NULL: i, 1) */
+/* tests/04-constant-memory.cu: out[i] = sum of weight[k] * src[(start[i] + k) & mask] */
 void cm_suite_window_sum(float *out, const float *src, const int *start, const float *weight,
                          int terms, unsigned mask, int n);
 

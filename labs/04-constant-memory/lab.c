@@ -100,7 +100,7 @@ static void *host_alloc(size_t bytes)
 /* ---- the problem (common/gl_problem.h) ---- */
 
 /* A polynomial's n points x (with cpu_check), made on the host: in [-1, 1], a quarter within
- * 0.02 of +1 and a quarter of -1, where a missing high coefficient shows. */
+ * 0.02 of +1 and a quarter within 0.02 of -1, where a missing high coefficient shows. */
 static void make_points(float *dst, size_t n, unsigned long long seed)
 {
     float *x = host_alloc(n * sizeof(float));
