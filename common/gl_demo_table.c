@@ -216,7 +216,8 @@ static double host_ms(const gl_demo_case *v, const gl_problem *p)
     printf("%s %s: timing it once on the host ...\n", v->label, p->what);
     fflush(stdout);
     for (k = 0; k < p->inputs + p->outputs; k++) {
-        if (!(buf[k] = malloc(p->buf[k].bytes ? p->buf[k].bytes : 1)))
+        buf[k] = malloc(p->buf[k].bytes ? p->buf[k].bytes : 1);
+        if (!buf[k])
             gl_fail("out of host memory for %s %s", v->label, p->what);
         if (k < p->inputs) { /* made on the GPU, as for every call */
             gl_buf made = gl_buf_alloc(p->buf[k].bytes, 0);
@@ -233,6 +234,7 @@ static double host_ms(const gl_demo_case *v, const gl_problem *p)
     return ms;
 }
 
+/* A probe's call (gl_demo.h): its launcher on its own arguments, for gl_time_ms */
 static void probe(void *arg)
 {
     const gl_demo_case *v = arg;
