@@ -65,18 +65,17 @@ typedef struct gl_problem_s {
     /* the student's setters (a __constant__ copy) before a call's inputs exist, or NULL */
     void (*setup)(void *ctx, const char *launcher, unsigned long long seed);
     int inputs_read_only; /* a check also finds every input as it was made */
-    /* what a wrong output most likely means, in the lab's terms (NULL: every call must compute
-     * its whole output from its own inputs) */
+    /* What a wrong output most likely means, in the lab's terms; the first of these a lab
+     * gives is used. hint_of_values: by output b's values themselves (host copies of its
+     * expected and got elements; c: what the comparison found), where that takes more than the
+     * first wrong elements (a histogram's total) or depends on which output is wrong; hint_of:
+     * by what the comparison found (nothing written, some elements never written, wrong
+     * values), for launcher; hint_none and hint_partly: when the output was not written at all,
+     * or only in part; hint: wrong values, or any failure where the others are not given (NULL:
+     * every call must compute its whole output from its own inputs). */
     const char *hint;
-    /* or, where given, what it means when the output was not written at all (hint_none) or
-     * only in part (hint_partly): hint then says what wrong values mean */
     const char *hint_none, *hint_partly;
-    /* or what it means by what the comparison found (nothing written, some elements never
-     * written, wrong values: c), in the lab's terms, for launcher */
     const char *(*hint_of)(void *ctx, const char *launcher, const gl_cmp *c);
-    /* or what it means by output b's values themselves (host copies of its expected and got
-     * elements; c: what the comparison found), where that takes more than the first wrong
-     * elements (a histogram's total) or depends on which output is wrong */
     const char *(*hint_of_values)(void *ctx, const char *launcher, const gl_problem_buf *b,
                                   const gl_cmp *c, const void *expected, const void *got);
     double work;         /* bytes moved (or FLOPs) by one call: the demo's rate */
