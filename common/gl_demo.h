@@ -4,6 +4,7 @@
 #define GL_DEMO_H
 
 #include "gl_device.h"
+#include "gl_exec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -80,11 +81,13 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
  * (over: a case of the same table at or before it; itself: 1.00; NULL: "-"), or with slowdown
  * its time over that case's. A case with unchecked is not checked: its check column says that
  * word ("-": a given probe; "ref"); one with ms (a time the demo measured, a CPU's, at the
- * latest in the options' before) is not timed; a hidden one is measured but not shown (a roof
- * at another size, for the others' share). Columns: the label column (variant) and the options' keys (each case's
- * keys[] its values; the first keys_first of them before it), time_ms, the rate (the first
- * case's problem's unit, NULL "GB/s"; or the options' rates: each case's counts[] a call, in
- * 10^9 a second), pct_of_memcpy (or the options' pct; unless no_memcpy: then no memcpy_gbps
+ * latest in the options' before) is not timed, nor is a host one (a CPU's: its host function
+ * timed once on the host clock); a probe with args is its launcher on those (no problem); a
+ * hidden one is measured but not shown (a roof at another size, for the others' share).
+ * Columns: the label column (variant) and the options' keys (each case's keys[] its values;
+ * the first keys_first of them before it), time_ms, the rate (the first case's problem's unit,
+ * NULL "GB/s", with rate_digits decimals; or the options' rates: each case's counts[] a call,
+ * in 10^9 a second), pct_of_memcpy (or the options' pct; unless no_memcpy: then no memcpy_gbps
  * note either), the share column (options' share), the speedup column, check. The share of
  * memcpy is of the options' pct_of where given (GB/s the demo measured and its notes say:
  * then no memcpy_gbps note), else of cudaMemcpy's (gl_memcpy_gbps(0)). The options' notes come
@@ -108,6 +111,13 @@ typedef struct gl_demo_case_s {
     const char *unchecked;              /* not checked: its check column's word, "-" */
     double ms;                          /* > 0: its time, measured by the demo: not timed */
     int hidden;                         /* measured, not shown: another's over or share_of */
+    /* a host case (a CPU's row): its time is this function's, run once and timed on the host
+     * clock, on host copies of its problem's inputs (made as for every call) and host memory
+     * for its outputs; buf as the problem's call gets them. Not checked: give unchecked. */
+    void (*host)(void *size, void *const *buf);
+    /* a probe on no problem: its launcher called by name on these arguments (gl_exec), timed
+     * as every case (gl_time_ms), no work; not checked: give unchecked */
+    const gl_arg *args;
 } gl_demo_case;
 typedef struct {
     const char *speedup;                /* the speedup column's header: "x_scalar" */
@@ -125,6 +135,7 @@ typedef struct {
     double pct_of;              /* > 0: the GB/s it is a share of, measured by the demo */
     void (*before)(struct gl_table *table);                  /* before the cases run */
     void (*after)(struct gl_table *table, const double *ms); /* once they are measured */
+    int rate_digits;            /* without rates: the problem's rate's decimals, 0: none */
 } gl_demo_options;
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *cases,
                   gl_problem_fn problem, const gl_demo_options *options,

@@ -12,6 +12,7 @@
 #include "gl_timing.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -206,6 +207,40 @@ static const char *case_name(const gl_demo_case *v, int nkeys, int keys_first)
     return name;
 }
 
+/* A host case's time (gl_demo.h): its function once on host copies of p's inputs. */
+static double host_ms(const gl_demo_case *v, const gl_problem *p)
+{
+    void *buf[GL_PROBLEM_BUFS] = {NULL};
+    double t0, ms;
+    int k;
+    printf("%s %s: timing it once on the host ...\n", v->label, p->what);
+    fflush(stdout);
+    for (k = 0; k < p->inputs + p->outputs; k++) {
+        buf[k] = malloc(p->buf[k].bytes ? p->buf[k].bytes : 1);
+        if (!buf[k])
+            gl_fail("out of host memory for %s %s", v->label, p->what);
+        if (k < p->inputs) { /* made on the GPU, as for every call */
+            gl_buf made = gl_buf_alloc(p->buf[k].bytes, 0);
+            p->make(p->ctx, k, made.ptr, gl_problem_seed(gl_seed(), k));
+            gl_buf_download(&made, buf[k]);
+            gl_buf_free(&made);
+        }
+    }
+    t0 = gl_host_seconds();
+    v->host(v->size, buf);
+    ms = 1e3 * (gl_host_seconds() - t0);
+    for (k = 0; k < p->inputs + p->outputs; k++)
+        free(buf[k]);
+    return ms;
+}
+
+/* A probe's call (gl_demo.h): its launcher on its own arguments, for gl_time_ms */
+static void probe(void *arg)
+{
+    const gl_demo_case *v = arg;
+    gl_exec(v->launcher, v->args);
+}
+
 int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
                   gl_problem_fn problem, const gl_demo_options *o, const gl_demo_args *args)
 {
@@ -241,7 +276,7 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
         o->before(table);
 
     for (n = 0; n < GL_DEMO_MAX_CASES && v[n].launcher; n++) { /* checked, then timed */
-        gl_problem p = problem(v[n].launcher, v[n].size);
+        gl_problem p = v[n].args ? (gl_problem){.what = ""} : problem(v[n].launcher, v[n].size);
         const char *why = v[n].unchecked ? ""
                           : o->check ? o->check(v[n].launcher, v[n].size)
                                      : gl_problem_check(v[n].launcher, &p, gl_seed());
@@ -254,7 +289,14 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
                    *name ? " (" : "", name, *name ? ")" : "", why);
             continue;
         }
-        ms[n] = v[n].ms > 0.0 ? v[n].ms : gl_problem_time_ms(v[n].launcher, &p, gl_seed());
+        if (v[n].ms > 0.0)
+            ms[n] = v[n].ms;
+        else if (v[n].host)
+            ms[n] = host_ms(&v[n], &p);
+        else if (v[n].args)
+            ms[n] = gl_time_ms(probe, (void *)&v[n], gl_timing_default());
+        else
+            ms[n] = gl_problem_time_ms(v[n].launcher, &p, gl_seed());
     }
     if (o->after)
         o->after(table, ms);
@@ -275,7 +317,7 @@ int gl_demo_cases(const char *lab, const char *note, const gl_demo_case *v,
         for (k = 0; k < nrates; k++)
             gl_table_cell(table, "%.1f", v[i].counts[k] / ms[i] / 1e6);
         if (!nrates && work[i] > 0.0)
-            gl_table_cell(table, "%.0f", gl_gbps(work[i], ms[i]));
+            gl_table_cell(table, "%.*f", o->rate_digits, gl_gbps(work[i], ms[i]));
         else if (!nrates)
             gl_table_cell(table, "-"); /* no work: a probe's time alone */
         if (!o->no_memcpy && work[i] > 0.0)

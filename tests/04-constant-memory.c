@@ -1,20 +1,7 @@
-/* 04-constant-memory.c: the grader's suite for lab 04-constant-memory.
- *
- *   correctness  poly_constant after two set_coeffs in a row (the second counts) and
- *                lookup_global (uniform and random indices) on n of every class (0, tiny, a
- *                multiple of 32 or of the block or not), 2^20 and 2^20 + 3 and one from the
- *                run's seed; convolve_long with 1 to 1000 taps (a multiple of 32 or not), 20000
- *                (80 KB: past the 64 KB of constant memory) and a length from the seed; every
- *                output against the CPU (lab.c: cpu_check); each launcher returns at once
- *   technique    the kernels poly_constant launches read c_coeffs (ld.const) and the file calls
- *                cudaMemcpyToSymbol; those of the lookup and the long convolution load through
- *                the read-only path (ld.global.nc), no ld.const
- *   performance  against the kit's own kernels on the lab's timed problems (GL_LAB.timed), fresh
- *                inputs and fresh constant data every round: constant vs global coefficients
- *                (512, at compile-time addresses); global vs constant table on random indices;
- *                global taps vs constant ones at 1024 run-time taps
- *   profile      global load instructions of the constant polynomial (Nsight Compute): the
- *                coefficients no longer come from global memory */
+/* 04-constant-memory.c: the grader's suite for lab 04-constant-memory: every output of the
+ * correctness tests against the CPU (lab.c: cpu_check), the kernels' PTX, the timed claims
+ * against the kit's kernels (fresh inputs and constant data every round), and the constant
+ * polynomial's global load instructions (Nsight Compute). */
 #include "grader.h"
 #include "inspect.h"
 
@@ -24,8 +11,6 @@
 #include <string.h>
 
 #define MAX_LOADS_PER_WARP 8 /* global loads per warp: x is 1; global coeffs: 513 */
-
-/* ---- correctness: every output against the CPU (GL_LAB.problem: cpu_check) ---- */
 
 /* Every class of n: 0, 1, under a warp, a warp, a warp and one, a block and one less or more, a
  * multiple of 8 but not of 32, a multiple of the block; 2^20 and 2^20 + 3; one from the seed. */
@@ -54,8 +39,7 @@ GL_TEST(lookup_random, GL_CORRECTNESS, 1, 15, "global lookup, n drawn from the s
     gl_expect_right("lookup_global %d random", n);
 }
 
-/* A filter's lengths at n = 1, 256, 257 and 1000: one tap, under a warp, a warp, a warp and
- * one, two warps, 1000 (and 33 at 2^20 + 3); 20000 (80 KB: past the 64 KB of constant memory) */
+/* A filter's lengths at n = 1, 256, 257 and 1000 (and 33 taps at 2^20 + 3) */
 #define AT_LONG_N(taps) "1 " taps ", 256 " taps ", 257 " taps ", 1000 " taps
 GL_RIGHT(long_taps, 2, 15, "long filter, 1, 31, 32, 33, 64, 1000 taps", .run = "convolve_long",
          .cases = AT_LONG_N("1") ", " AT_LONG_N("31") ", " AT_LONG_N("32") ", " AT_LONG_N("33")
@@ -73,8 +57,6 @@ GL_QUEUED(lookup_async, 1, "global lookup, launcher returns at once",
           .run = "lookup_global 1048579")
 GL_QUEUED(long_async, 1, "long filter, launcher returns at once",
           .run = "convolve_long 1048579 100")
-
-/* ---- technique: read from the PTX and the library, no GPU needed ---- */
 
 /* How many ld.const the given kernel has in the baselines' PTX (the grader's own copy). */
 static int baseline_ld_const(const char *kernel)
@@ -133,8 +115,7 @@ GL_TEST(set_coeffs_to_symbol, GL_TECHNIQUE, 2, 10, "set_coeffs: cudaMemcpyToSymb
     gl_test_note("constant_memory.cu calls %s", found);
 }
 
-/* The kernel loads only through the read-only data path (ld.global.nc), never from constant
- * memory. */
+/* The kernel loads only through the read-only path (ld.global.nc), never from constant memory. */
 static void check_readonly(const char *kernel, const char *what, int task)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
@@ -164,8 +145,6 @@ GL_TEST(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc")
 
 GL_KERNEL_TEST(long_readonly, 2, "long filter: ld.global.nc", "convolve_long",
                "convolve_long_kernel", check_readonly(k, "the taps", 3))
-
-/* ---- performance: the judge's clock, fresh inputs and constant data every round ---- */
 
 GL_FASTER(constant_vs_global, 4, "constant coefficients faster than global",
           .launcher = "poly_constant", .than = "poly_global", .than_is = "the given poly_global",
@@ -197,14 +176,12 @@ GL_FASTER(lookup_random_global_vs_constant, 4, "random lookup: global faster tha
 #define PERF_SETS 8 /* calls a round, each on its own input and output (cm_problem's sets) */
 #define PERF_LONG_TAPS 1024
 
-/* tests/04-constant-memory.cu */
+/* tests/04-constant-memory.cu: out[i] = sum of weight[k] * src[(start[i] + k) & mask] */
 void cm_suite_window_sum(float *out, const float *src, const int *start, const float *weight,
                          int terms, unsigned mask, int n);
 
-/* The reference of a student's timed lookup or convolution (buf: idx or in, the table or taps,
- * out): the suite's window sum, out[i] = sum for k < terms of weight[k] * src[(start[i] + k) &
- * mask], where the given kernels, the slow sides of the lessons, take 25 ms (the random
- * lookup) and 3.4 ms (1024 run-time taps) a call on an H100. */
+/* The reference of a student's timed lookup or convolution (buf: idx or in, table or taps, out),
+ * where the given kernels take 25 ms and 3.4 ms a call on an H100. */
 static void window_sum(void *ctx, void *const *buf)
 {
     const cm_size *z = ctx;
@@ -215,10 +192,9 @@ static void window_sum(void *ctx, void *const *buf)
     GL_CHECK_LAUNCH("the suite's reference");
 }
 
-/* The timed problem: a polynomial at 2^24 outputs, a lookup at 2^24 on random indices (on:
- * "random", its usual, or "uniform"), a convolution at 2^22 with PERF_LONG_TAPS run-time taps;
- * a quarter of that where the judge's pool cannot hold 2 x PERF_SETS + 3 arrays of them. The
- * claims compare times (no work: an operation count is no rate to quote). */
+/* The timed problem: 2^24 outputs (a lookup's indices random, its usual, or uniform), a
+ * convolution's 2^22 at PERF_LONG_TAPS taps; a quarter where the pool cannot hold 2 x PERF_SETS
+ * + 3 arrays. No work: the claims compare times. */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static cm_size z;
@@ -235,8 +211,6 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     p->work = 0;
     return 0;
 }
-
-/* ---- profile: Nsight Compute counters ---- */
 
 GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
         "constant coefficients: no global coefficient loads")
@@ -261,9 +235,8 @@ GL_TEST(constant_global_loads, GL_PROFILE, 5, 300,
                  v[0], n, per_warp, MAX_LOADS_PER_WARP, CM_COEFFS + 1, v[1]);
 }
 
-/* The grader's problem of a run (GL_RIGHT, GL_QUEUED, a profile run): LAUNCHER N [NTAPS |
- * uniform | random] (NTAPS for a convolution, default 64; a lookup's indices, default random),
- * every output checked against the CPU (cpu_check); one at a time, in a size that outlives it. */
+/* The problem of a run: LAUNCHER N [NTAPS (default 64) | uniform | random (the default)],
+ * checked against the CPU; one at a time, in a size that outlives it. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static cm_size z;
@@ -281,8 +254,8 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
     return 0;
 }
 
-/* One call on a small problem, 1000 outputs (100 taps), to see which kernels a launcher
- * launches (a setter: the call of the launcher that reads what it sets, which calls it). */
+/* One call at 1000 outputs (100 taps), to see which kernels a launcher launches (set_coeffs:
+ * by poly_constant, whose setup calls it). */
 static void probe(const char *launcher)
 {
     static cm_size z;

@@ -1,12 +1,9 @@
-/* tests/04-constant-memory.cu: the suite's own kernel (the judge's, never a student's): the
- * reference for the timed outputs of tasks 2 and 3, whose given kernels are the slow sides of
- * their lessons (the random lookup from constant memory takes 25 ms a call, the run-time loop
- * over 1024 constant taps 3.4 ms, on an H100). This reads the same data from global memory and
- * adds in the same order, a weighted sum over a window of src:
+/* tests/04-constant-memory.cu: the suite's own kernel (the judge's), the reference for the timed
+ * outputs of tasks 2 and 3, whose given kernels are the slow sides of their lessons (25 ms and
+ * 3.4 ms a call on an H100). It reads the data from global memory and adds in the same order:
  *     out[i] = sum for k < terms of weight[k] * src[(start(i) + k) & mask]
- * the lookup with start(i) = idx[i], every weight 1 and mask CM_TABLE - 1 (a power of two), the
- * convolution with start(i) = i, its taps as weights and no mask: neither task's kernel (the
- * tasks are about where their data lives, and this one takes no side). */
+ * the lookup with start(i) = idx[i], weights 1 and mask CM_TABLE - 1, the convolution with
+ * start(i) = i, its taps as weights and no mask: neither task's kernel, it takes no side. */
 #include "constant_memory.h"
 
 #include <cuda_runtime.h>

@@ -1,8 +1,6 @@
-/* demo.c: lab 04-constant-memory's comparison table (make run LAB=04: your constant_memory.cu;
- * make demo LAB=04: the reference): build/.../demo [--csv FILE] [N], by default 2^24 outputs.
- * Each row is checked on its problem (lab.c) as the grader checks its timed calls, then timed
- * (median of 21, L2 flushed) against a row (speedup: that row's time over this one's). Filters
- * run at several run-time tap counts: where the constant one falls behind is task 3's trap. */
+/* demo.c: lab 04-constant-memory's comparison table (make run LAB=04; make demo LAB=04: the
+ * reference): each row checked on its problem (lab.c), then timed against a row. Filters run at
+ * several run-time tap counts: where the constant one falls behind is task 3's trap. */
 #include "lab.h"
 
 #include <stdio.h>

@@ -4,9 +4,15 @@
 #include "lab.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* An output is right within CM_REL_TOL of the sum of its terms' magnitudes: FP32 rounding in any
+ * order stays far below it (a few 2^-24 of that sum on random data, under 10^-6 of it for
+ * Horner's rule or a sum of powers of degree 511), one term missing or too many far above. */
+#define CM_REL_TOL 1e-5
 
 typedef void (*set_fn)(const float *data);
 typedef void (*set_runtime_fn)(const float *taps, int ntaps);
@@ -58,18 +64,14 @@ static const struct {
                  "Wrong values: out[i] is the sum of taps[k] * in[i + k] for k = 0 .. %d"},
 };
 
-/* Calls launcher, z's or its task's given one, with the arguments its layout takes of these:
- * out, in (x, the filter's input or idx), then data (the coefficients, taps or table: device)
- * where it takes them by pointer ('p'), then ntaps where its length is a run-time one (two 'i'
- * left), then n. */
+/* Calls launcher (z's or its task's given one) with what its layout takes: out, in, then data
+ * (device) where it takes it by pointer, ntaps where two ints are left, then n. */
 static void run(const char *launcher, const cm_size *z, float *out, const void *in,
                 const float *data)
 {
     const char *layout = gl_launcher_find(launcher)->layout; /* cm_problem found z's */
-    gl_arg a[5];
-    size_t k = 0;
-    a[k++] = GL_P(out);
-    a[k++] = GL_P(in);
+    gl_arg a[5] = {GL_P(out), GL_P(in)};
+    size_t k = 2;
     if (layout[k] == 'p')
         a[k++] = GL_P(data);
     if (strlen(layout) - k == 2)
@@ -78,8 +80,7 @@ static void run(const char *launcher, const cm_size *z, float *out, const void *
     gl_exec(launcher, a);
 }
 
-/* Sets the constant data of z's task from host (its setter: CM_COEFFS coefficients, ntaps taps
- * or CM_TABLE floats of table), for the constant launcher that reads it. */
+/* Sets z's constant data from host (data_count floats) by its task's setter. */
 static void set_data(const cm_size *z, const float *host)
 {
     const char *setter = tasks[z->task].setter;
@@ -96,11 +97,10 @@ static void *host_alloc(size_t bytes)
     return host;
 }
 
-/* ---- the problem (common/gl_problem.h): data made on the GPU, the kit's reference ---- */
+/* ---- the problem (common/gl_problem.h) ---- */
 
-/* A polynomial's n points x on the GPU, made on the host from seed (with cpu_check): in
- * [-1, 1], a quarter of them within 0.02 of +1 and a quarter within 0.02 of -1, where the
- * high powers weigh (there a missing high coefficient shows). */
+/* A polynomial's n points x (with cpu_check), made on the host: in [-1, 1], a quarter within
+ * 0.02 of +1 and a quarter within 0.02 of -1, where a missing high coefficient shows. */
 static void make_points(float *dst, size_t n, unsigned long long seed)
 {
     float *x = host_alloc(n * sizeof(float));
@@ -116,25 +116,22 @@ static void make_points(float *dst, size_t n, unsigned long long seed)
     free(x);
 }
 
-/* Input k of a call, on the GPU from seed: in [-1, 1) (a polynomial's points with cpu_check:
- * make_points), or a lookup's indices in [0, CM_TABLE), each lane's own or, uniform, the
+/* Input k of a call: floats in [-1, 1), or a lookup's indices in [0, CM_TABLE), uniform: the
  * warp's first lane's for all 32. */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const cm_size *z = ctx;
     int lane;
-    if (k == 0 && z->task == CM_POLY && z->cpu_check) {
+    if (k == 0 && z->task == CM_POLY && z->cpu_check)
         make_points(dst, (size_t)z->n, seed);
-        return;
-    }
-    if (k > 0 || z->task != CM_LOOKUP) {
+    else if (k > 0 || z->task != CM_LOOKUP)
         gl_device_fill_float(dst, k > 0 ? z->data_count : z->in_count, -1.0f, 1.0f, seed);
-        return;
+    else {
+        gl_device_fill_int(dst, (size_t)z->n, 0, CM_TABLE - 1, seed);
+        for (lane = 1; z->uniform && lane < 32 && lane < z->n; lane++)
+            gl_device_copy_words_strided((int *)dst + lane, 32, dst, 32,
+                                         (size_t)(z->n - lane + 31) / 32);
     }
-    gl_device_fill_int(dst, (size_t)z->n, 0, CM_TABLE - 1, seed);
-    for (lane = 1; z->uniform && lane < 32 && lane < z->n; lane++)
-        gl_device_copy_words_strided((int *)dst + lane, 32, dst, 32,
-                                     (size_t)(z->n - lane + 31) / 32);
 }
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
@@ -143,9 +140,8 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
     run(launcher, z, buf[1 + z->by_pointer], buf[0], z->by_pointer ? buf[1] : NULL);
 }
 
-/* The constant data of a round or a check: drawn from seed, kept for the reference, set in
- * the process that runs the launcher (before the inputs exist: GRADING.md rule 9); with
- * cpu_check, a polynomial's after another set of coefficients (the second must count). */
+/* A round's or a check's constant data, drawn from seed, kept for the reference and set
+ * before the inputs exist (GRADING.md rule 9); with cpu_check, a polynomial's after another. */
 static void problem_setup(void *ctx, const char *launcher, unsigned long long seed)
 {
     cm_size *z = ctx;
@@ -160,9 +156,7 @@ static void problem_setup(void *ctx, const char *launcher, unsigned long long se
     set_data(z, z->data);
 }
 
-/* A student's outputs by the given launcher of the task, on the same data: poly_global on
- * the coefficients the setup set, or the constant lookup or filter on the call's table or
- * taps, copied into its constant memory. */
+/* A student's outputs by the task's given launcher on the same data (by pointer, or set). */
 static void problem_reference(void *ctx, void *const *buf)
 {
     cm_size *z = ctx;
@@ -183,17 +177,14 @@ static void problem_reference(void *ctx, void *const *buf)
 
 /* ---- with cpu_check: every output against the CPU, in double, and the likely mistake ---- */
 
-/* A call's data on the host: its input (x, the filter's input or idx), its coefficients, taps
- * or table, and a polynomial's first set of coefficients, set before the right ones (or NULL). */
+/* A call's data on the host, and a polynomial's first set of coefficients (or NULL). */
 typedef struct {
     const cm_size *z;
     const float *x, *data, *first;
     const int *idx;
 } host_data;
 
-/* Output i as the CPU computes it, in double, and the sum of the magnitudes of its terms:
- * c[k] x^k for k < CM_COEFFS (by Horner's rule), taps[k] * in[i + k] for k < ntaps, or
- * table[(idx[i] + k) % CM_TABLE] for k < CM_LOOKUPS. */
+/* Output i in double (a polynomial by Horner's rule), and the sum of its terms' magnitudes. */
 static double expected_at(const host_data *d, size_t i, double *magnitude)
 {
     double sum = 0.0, mag = 0.0, t;
@@ -214,148 +205,123 @@ static double expected_at(const host_data *d, size_t i, double *magnitude)
     return sum;
 }
 
-/* The likely mistakes: a sum of only the first m terms, one without the first (c[0], tap 0),
- * a polynomial's loop stopped before k = 0, times x once more, with its coefficients reversed
- * or those of the first set_coeffs, a filter's input read one place too far; WRONG: none. */
-enum { PARTIAL, NO_FIRST, STOPPED, TIMES_X, REVERSED, FIRST_SET, SHIFTED, WRONG };
-
-/* The likely mistake closest to a wrong output so far: how far, which one, and its m. */
+/* The likely mistake closest to a wrong output so far: how far, and what it means. */
 typedef struct {
     double distance;
-    int mistake, m;
+    int found;
+    char text[512];
 } guess;
 
-/* g becomes mistake, whose output would be value, if it is the first or strictly closer to
- * actual (on a tie the earlier stays) */
-static void consider(guess *g, double actual, double value, int mistake, int m)
+/* g becomes the mistake whose output would be value, said by fmt, if it is the first or strictly
+ * closer to actual (on a tie the earlier stays) */
+__attribute__((format(printf, 4, 5))) static void consider(guess *g, double actual,
+                                                           double value, const char *fmt, ...)
 {
-    if (g->mistake == WRONG || fabs(actual - value) < g->distance)
-        *g = (guess){fabs(actual - value), mistake, m};
+    va_list ap;
+    if (g->found && !(fabs(actual - value) < g->distance))
+        return;
+    g->distance = fabs(actual - value);
+    g->found = 1;
+    va_start(ap, fmt);
+    vsnprintf(g->text, sizeof g->text, fmt, ap);
+    va_end(ap);
 }
 
-/* The mistake that gives a wrong output w of a polynomial or a filter: what each would give is
- * compared with it; the closest, if it is as close as a right output would be, else WRONG. */
-static guess likely_mistake(const host_data *d, const gl_diff *w)
+/* The likely mistake that gives a polynomial's or a filter's wrong output w, the closest if it
+ * is as close as a right output would be, in the lab's terms; else (and for a lookup) what the
+ * output is. Each would give: a sum of only the first k terms, one without the first (c[0], tap
+ * 0), a polynomial's loop stopped before k = 0, times x once more, with its coefficients
+ * reversed or those of the first set_coeffs, a filter's input read one place too far. */
+static const char *likely_mistake(const host_data *d, const gl_diff *w)
 {
+    static guess closest;
+    guess *g = &closest;
     const float *c = d->data, *in = d->x;
     size_t i = w->index;
     double pw[CM_COEFFS], mag, full = expected_at(d, i, &mag), sum = 0.0, stopped = 0.0;
-    double reversed = 0.0, first = 0.0, shifted = 0.0;
-    guess g = {0.0, WRONG, 0};
-    int k;
+    double reversed = 0.0, first = 0.0, shifted = 0.0, a = w->actual;
+    int k, last = CM_COEFFS - 1, ntaps = d->z->ntaps;
 
+    g->found = 0;
     if (d->z->task == CM_CONV) { /* without tap 0 first: at 1 tap it ties with no tap */
-        consider(&g, w->actual, full - (double)c[0] * in[i], NO_FIRST, 0);
-        for (k = 0; k < d->z->ntaps; k++) {
-            consider(&g, w->actual, sum, PARTIAL, k);
+        consider(g, a, full - (double)c[0] * in[i],
+                 "out[%zu] leaves out the term of tap 0: does k start at 0?", i);
+        for (k = 0; k < ntaps; k++) {
+            consider(g, a, sum, "out[%zu] is the sum of only the first %d of the %d taps: does "
+                     "the loop run to ntaps, whatever its value?", i, k, ntaps);
             sum += (double)c[k] * in[i + k];
             if (i + k + 1 < d->z->in_count) /* within in, for the last i */
                 shifted += (double)c[k] * in[i + k + 1];
         }
-        consider(&g, w->actual, shifted, SHIFTED, 0);
-    } else {
+        consider(g, a, shifted, "out[%zu] is the sum over in[%zu + 1 + k]: the input is read "
+                 "one place too far", i, i);
+    } else if (d->z->task == CM_POLY) {
         for (k = 0; k < CM_COEFFS; k++)
             pw[k] = k ? pw[k - 1] * d->x[i] : 1.0; /* x^k */
         for (k = 0; k < CM_COEFFS; k++) {
-            consider(&g, w->actual, sum, PARTIAL, k);
+            if (k == 0)
+                consider(g, a, sum, "out[%zu] is 0, as if c_coeffs held only zeros: does "
+                         "set_coeffs copy the coefficients into c_coeffs, and does the kernel "
+                         "read them from there?", i);
+            else if (k == last)
+                consider(g, a, sum, "out[%zu] leaves out the highest term, c[%d] x^%d: Horner's "
+                         "rule starts from acc = c_coeffs[CM_COEFFS - 1] (then k from CM_COEFFS "
+                         "- 2 down to 0)", i, last, last);
+            else
+                consider(g, a, sum, "out[%zu] is the polynomial of only its first %d of the %d "
+                         "coefficients, c[0] .. c[%d]: did set_coeffs copy all CM_COEFFS * "
+                         "sizeof(float) bytes? (sizeof(coeffs) is the size of a pointer, 2 "
+                         "floats)", i, k, CM_COEFFS, k - 1);
             sum += (double)c[k] * pw[k];
             stopped += k ? (double)c[k] * pw[k - 1] : 0.0;
-            reversed += (double)c[k] * pw[CM_COEFFS - 1 - k];
+            reversed += (double)c[k] * pw[last - k];
             first += d->first ? (double)d->first[k] * pw[k] : 0.0;
         }
-        consider(&g, w->actual, full - c[0], NO_FIRST, 0);
-        consider(&g, w->actual, stopped, STOPPED, 0);
-        consider(&g, w->actual, full * d->x[i], TIMES_X, 0);
-        consider(&g, w->actual, reversed, REVERSED, 0);
+        consider(g, a, full - c[0], "out[%zu] leaves out c[0], the constant term: every c[k] "
+                 "from k = 0 counts", i);
+        consider(g, a, stopped, "out[%zu] is c[1] + c[2] x + ... + c[%d] x^%d: the loop stops "
+                 "before k = 0, so c[0] is never added and every other term is one power of x "
+                 "short: run it down to k = 0 (k >= 0)", i, last, last - 1);
+        consider(g, a, full * d->x[i], "out[%zu] is x[%zu] times the polynomial: one "
+                 "multiplication by x too many (each step is acc = acc * x + c[k], the last one "
+                 "adds c[0])", i, i);
+        consider(g, a, reversed, "out[%zu] has the coefficients in reverse order: c[k] goes "
+                 "with x^k, so Horner's rule starts from the highest, acc = c_coeffs[CM_COEFFS "
+                 "- 1], and adds c_coeffs[k] for k going down to 0", i);
         if (d->first)
-            consider(&g, w->actual, first, FIRST_SET, 0);
+            consider(g, a, first, "out[%zu] is the polynomial of the coefficients given to the "
+                     "first of two set_coeffs in a row, not to the last: each set_coeffs must "
+                     "copy its coefficients into c_coeffs", i);
     }
-    if (!(g.distance <= CM_REL_TOL * mag + 1e-30))
-        g.mistake = WRONG;
-    return g;
+    if (g->found && g->distance <= CM_REL_TOL * mag + 1e-30)
+        return g->text;
+    snprintf(g->text, sizeof g->text, tasks[d->z->task].wrong,
+             d->z->task == CM_POLY ? last : ntaps - 1, last);
+    return g->text;
 }
 
-/* What the wrong outputs c found most likely mean, in the lab's terms: nothing written, some
- * outputs never written, or the mistake that gives the first written wrong one. */
+/* What the wrong outputs c found most likely mean, in the lab's terms: nothing or part
+ * written, or the mistake that gives the first written wrong one. */
 static const char *hint(const gl_cmp *c, const host_data *d)
 {
-    static char text[512];
     const gl_diff *w = NULL;
-    int k, task = d->z->task, last = CM_COEFFS - 1, poly = task == CM_POLY;
-    guess g;
-    size_t i;
+    int k;
     for (k = 0; k < c->shown && !w; k++)
         if (!c->diff[k].unwritten)
             w = &c->diff[k];
     if (c->unwritten == c->n)
         return "Is the kernel still a TODO, or is it never launched?";
-    if (!w || (c->unwritten && task == CM_LOOKUP))
+    if (!w || (c->unwritten && d->z->task == CM_LOOKUP))
         return "Some outputs were never written: does every thread i < n write out[i]?";
-    g = task == CM_LOOKUP ? (guess){0.0, WRONG, 0} : likely_mistake(d, w);
-    i = w->index;
-    switch (g.mistake) {
-    case PARTIAL:
-        if (!poly)
-            snprintf(text, sizeof text, "out[%zu] is the sum of only the first %d of the %d "
-                     "taps: does the loop run to ntaps, whatever its value?", i, g.m, d->z->ntaps);
-        else if (g.m == 0)
-            snprintf(text, sizeof text, "out[%zu] is 0, as if c_coeffs held only zeros: does "
-                     "set_coeffs copy the coefficients into c_coeffs, and does the kernel read "
-                     "them from there?", i);
-        else if (g.m == last)
-            snprintf(text, sizeof text, "out[%zu] leaves out the highest term, c[%d] x^%d: "
-                     "Horner's rule starts from acc = c_coeffs[CM_COEFFS - 1] (then k from "
-                     "CM_COEFFS - 2 down to 0)", i, last, last);
-        else
-            snprintf(text, sizeof text, "out[%zu] is the polynomial of only its first %d of "
-                     "the %d coefficients, c[0] .. c[%d]: did set_coeffs copy all CM_COEFFS * "
-                     "sizeof(float) bytes? (sizeof(coeffs) is the size of a pointer, 2 floats)",
-                     i, g.m, CM_COEFFS, g.m - 1);
-        break;
-    case NO_FIRST:
-        snprintf(text, sizeof text, poly ? "out[%zu] leaves out c[0], the constant term: every "
-                 "c[k] from k = 0 counts" : "out[%zu] leaves out the term of tap 0: does k "
-                 "start at 0?", i);
-        break;
-    case STOPPED:
-        snprintf(text, sizeof text, "out[%zu] is c[1] + c[2] x + ... + c[%d] x^%d: the loop "
-                 "stops before k = 0, so c[0] is never added and every other term is one power "
-                 "of x short: run it down to k = 0 (k >= 0)", i, last, last - 1);
-        break;
-    case TIMES_X:
-        snprintf(text, sizeof text, "out[%zu] is x[%zu] times the polynomial: one "
-                 "multiplication by x too many (each step is acc = acc * x + c[k], the last "
-                 "one adds c[0])", i, i);
-        break;
-    case REVERSED:
-        snprintf(text, sizeof text, "out[%zu] has the coefficients in reverse order: c[k] "
-                 "goes with x^k, so Horner's rule starts from the highest, acc = "
-                 "c_coeffs[CM_COEFFS - 1], and adds c_coeffs[k] for k going down to 0", i);
-        break;
-    case FIRST_SET:
-        snprintf(text, sizeof text, "out[%zu] is the polynomial of the coefficients given to "
-                 "the first of two set_coeffs in a row, not to the last: each set_coeffs must "
-                 "copy its coefficients into c_coeffs", i);
-        break;
-    case SHIFTED:
-        snprintf(text, sizeof text, "out[%zu] is the sum over in[%zu + 1 + k]: the input is "
-                 "read one place too far", i, i);
-        break;
-    default:
-        snprintf(text, sizeof text, tasks[task].wrong, poly ? last : d->z->ntaps - 1, last);
-    }
-    return text;
+    return likely_mistake(d, w);
 }
 
-/* The problem's verify: every output within CM_REL_TOL of the sum of the magnitudes of its own
- * terms of the CPU's value (gl_compare_float_bound), on the call's data: those it takes by
- * pointer, or those the setup set (and a polynomial's first set). */
+/* The problem's verify: every output within CM_REL_TOL of its terms' magnitudes of the CPU's. */
 static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
     const cm_size *z = ctx;
     size_t n = (size_t)z->n, i;
-    /* on the host: the input (floats, or ints), the data, out, the expected values, bounds */
     float *in = host_alloc((z->in_count + z->data_count + 3 * n) * sizeof(float));
     float *data = in + z->in_count, *out = data + z->data_count, *expected = out + n;
     float *bound = expected + n;
@@ -400,7 +366,7 @@ gl_problem cm_problem(const char *launcher, void *size)
 
     if (!l)
         gl_fail("no launcher %s in lab 04 (a bug of the kit)", launcher);
-    /* the kit's constant filter, the reference or the launcher, holds CM_MAX_CONST_TAPS taps */
+    /* the kit's constant filter (and z->data) holds CM_MAX_CONST_TAPS taps */
     if (!poly && !lookup &&
         (z->ntaps < 1 || (z->ntaps > CM_MAX_CONST_TAPS && (given || !z->cpu_check))))
         gl_fail("lab 04's problem of %s with %d taps: 1 to %d (a bug of the kit)", launcher,
@@ -431,8 +397,7 @@ gl_problem cm_problem(const char *launcher, void *size)
     else
         snprintf(z->what, sizeof z->what, "at n = %d with %d tap%s", z->n, z->ntaps,
                  z->ntaps == 1 ? "" : "s");
-    /* x and the taps, the table and out are floats, idx ints: 4 bytes each; the guards' 4096
-     * bytes (.guard 0) hold the last block's 255 threads past n */
+    /* floats and ints, 4 bytes; the guards' 4096 bytes hold the last block's 255 threads */
     p.buf[0] = (gl_problem_buf){.name = tasks[task].input, .bytes = z->in_count * 4,
                                 .outside = "the inputs are read-only"};
     p.buf[1] = (gl_problem_buf){.name = tasks[task].data, .bytes = z->data_count * 4,

@@ -1,35 +1,23 @@
 /* lab.h: lab 04-constant-memory described once, for its demo (demo.c) and its grader
  * (tests/04-constant-memory.c): the problem its launchers (lab.c) are checked and timed on.
  *
- * Constant memory is state: set_coeffs, set_table_constant and set_taps_runtime fill a
- * __constant__ array of the process that runs them, and a launcher reads the array of its own
- * process (in the grader, the student's launchers run in the subject process, the given ones
- * in the judge, and a subject may be restarted between tests). So a check sets the constant
- * data right before the launcher that reads it, and a timed round sets it afresh before its
- * inputs exist (both: the problem's setup). */
+ * Constant memory is state: the setters fill a __constant__ array of the process that runs
+ * them, and a launcher reads its own process's (in the grader, the student's launchers run in
+ * the subject process, which may be restarted between tests, the given ones in the judge). So
+ * the problem's setup sets the constant data right before a check, and afresh before a timed
+ * round's inputs exist. */
 #ifndef CONSTANT_MEMORY_LAB_H
 #define CONSTANT_MEMORY_LAB_H
 
 #include "constant_memory.h"
 #include "gpulabs.h"
 
-/* An output is right when it is within CM_REL_TOL of the sum of the magnitudes of its terms
- * (|c[k]| |x|^k for the polynomial, |taps[k] in[i + k]| for a convolution, |table[...]| for a
- * lookup): FP32 rounding in any order of evaluation stays far below it (a few 2^-24 of that sum
- * on random data, under 10^-6 of it for Horner's rule or a sum of powers of degree 511), one
- * term missing or too many is far above it. */
-#define CM_REL_TOL 1e-5
-
 /* A problem of the lab (common/gl_problem.h), for one launcher: its input (x, the filter's
- * input or idx) made on the GPU from the seed, then the coefficients, taps or table where the
- * launcher takes them by pointer; out. Where it reads them from constant memory, the setup
- * draws them from the seed and sets them. Its outputs are checked against the kit's launcher
- * of the same task (poly_global, convolve_constant_runtime, lookup_constant; a given launcher
- * is its own) within CM_REL_TOL of an output's largest magnitude; or, with cpu_check (the
- * correctness tests': too slow at the demo's sizes), every one against the CPU, in double,
- * with the hint that names the likely mistake, a polynomial's points near +1 and -1, where its
- * high powers weigh, and its coefficients set twice in a row (the second must count). A
- * cm_size holds the caller's size and the problem's own state, and must outlive the problem. */
+ * input or idx), then its coefficients, taps or table where it takes them by pointer (else the
+ * setup draws and sets them); out. Checked against the kit's launcher of the task, or with
+ * cpu_check (too slow at the demo's sizes) every output against the CPU, with the hint that
+ * names the likely mistake. A cm_size holds the caller's size and the problem's own state, and
+ * must outlive the problem. */
 enum { CM_POLY, CM_LOOKUP, CM_CONV }; /* the lab's three tasks */
 typedef struct {
     int n;         /* outputs */
