@@ -8,8 +8,11 @@
 /* The monotonic clock in seconds: the tests' and the lab's times. */
 double now(void);
 
-/* Runs test e (not a sanitize one) and fills r: its status, message and time. */
+/* Runs test e (not a sanitize one) and fills r: its status, message and time. A timed test
+ * leaves the GPU held alone for the next one: run_test_release lets it go (the next test of
+ * another kind does too). */
 void run_test(const entry *e, gl_result *r);
+void run_test_release(void);
 
 /* The plan, first: every performance test (of only, if not NULL) once with the kit's
  * baselines only, timed and kept for the tests themselves. */
