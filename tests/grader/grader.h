@@ -251,6 +251,8 @@ int gl_launched_kernels(const char *launcher, char (*names)[224], int max);
  * copies' time, and the part of it during which a kernel of the same call ran. */
 typedef struct {
     unsigned long long calls, kernels, copies, copy_bytes;
+    unsigned long long other_stream; /* kernels and copies on a stream other than the legacy
+                                      * default one */
     double copy_ns, overlap_ns;
 } gl_timeline;
 /* 1 with *t when the record saw calls of launcher; 0 (t zeroed) when it saw none (no CUPTI). */

@@ -334,11 +334,15 @@ static void measure_timeline(const char *launcher, const gl_gpu_event *ev, uint3
             origins[no++] = ev[i].origin;
     }
     for (j = 0; j < no; j++) {
-        for (i = 0, nk = 0; i < n; i++)
-            if (ev[i].origin == origins[j] && ev[i].type == GL_GPU_KERNEL && ev[i].end > ev[i].start) {
+        for (i = 0, nk = 0; i < n; i++) {
+            if (ev[i].origin != origins[j])
+                continue;
+            t->other_stream += ev[i].other_stream && ev[i].type != GL_GPU_MEMSET;
+            if (ev[i].type == GL_GPU_KERNEL && ev[i].end > ev[i].start) {
                 span[nk][0] = ev[i].start;
                 span[nk++][1] = ev[i].end;
             }
+        }
         qsort(span, nk, sizeof span[0], by_start);
         for (i = 0, m = 0; i < nk; i++) /* merged: the time some kernel of the call ran */
             if (m > 0 && span[i][0] <= span[m - 1][1]) {
@@ -352,7 +356,8 @@ static void measure_timeline(const char *launcher, const gl_gpu_event *ev, uint3
         t->kernels += nk;
         for (i = 0; i < n; i++) {
             uint32_t k;
-            if (ev[i].origin != origins[j] || ev[i].type != GL_GPU_COPY || ev[i].end <= ev[i].start)
+            if (ev[i].origin != origins[j] || ev[i].type != GL_GPU_COPY ||
+                ev[i].end <= ev[i].start)
                 continue;
             t->copies++;
             t->copy_bytes += ev[i].bytes;
