@@ -18,23 +18,23 @@
 GL_RIGHT(async_1, 1, 15, "async, n = 1", .run = "process_async 1")
 GL_RIGHT(async_small, 2, 15, "async, n = 2, 31, 33, 1000", .run = "process_async",
          .cases = "2, 31, 33, 1000")
-GL_RIGHT(async_large, 2, 30, "async, n = 2^22 + 3", .run = "process_async 4194307")
+GL_RIGHT(async_large, 3, 30, "async, n = 2^22 + 3", .run = "process_async 4194307")
 GL_RIGHT(async_random, 1, 30, "async, n drawn from the seed",
          .run = "process_async 1..5000000")
 GL_RIGHT(pipelined_1, 1, 15, "pipelined, n = 1", .run = "process_pipelined 1")
 GL_RIGHT(pipelined_tiny, 2, 15, "pipelined, fewer elements than chunks",
          .run = "process_pipelined", .cases = "2, 7, 9, 15")
-GL_RIGHT(pipelined_odd, 3, 15, "pipelined, n not a multiple of NCHUNKS",
+GL_RIGHT(pipelined_odd, 4, 15, "pipelined, n not a multiple of NCHUNKS",
          .run = "process_pipelined", .cases = "1001, 4099, 65537, 1000003")
-GL_RIGHT(pipelined_large, 2, 30, "pipelined, n = 2^23", .run = "process_pipelined 8388608")
+GL_RIGHT(pipelined_large, 3, 30, "pipelined, n = 2^23", .run = "process_pipelined 8388608")
 GL_RIGHT(pipelined_random, 2, 30, "pipelined, n drawn from the seed",
          .run = "process_pipelined 1..5000000")
 
 /* The launcher only enqueues its work, and that work follows the caller's: its input arrives
  * by a copy the judge queued on the default stream behind a 150 ms kernel. */
-GL_QUEUED(async_queued, 2, "async, returns at once, after the caller's work",
+GL_QUEUED(async_queued, 3, "async, returns at once, after the caller's work",
           .run = "process_async 1000000")
-GL_QUEUED(pipelined_queued, 2, "pipelined, returns at once, after the caller's work",
+GL_QUEUED(pipelined_queued, 3, "pipelined, returns at once, after the caller's work",
           .run = "process_pipelined 1000000")
 
 /* ---- technique: the GPU's record of the calls (CUPTI) ---- */
@@ -52,7 +52,7 @@ static gl_timeline probe_timeline(const char *launcher)
     return t;
 }
 
-GL_TEST(async_own_stream, GL_TECHNIQUE, 3, 30, "async: copies and kernel on a stream of its own")
+GL_TEST(async_own_stream, GL_TECHNIQUE, 4, 30, "async: copies and kernel on a stream of its own")
 {
     gl_timeline t = probe_timeline("process_async");
     if (t.copies < 2 * t.calls || t.kernels < t.calls)
@@ -67,7 +67,7 @@ GL_TEST(async_own_stream, GL_TECHNIQUE, 3, 30, "async: copies and kernel on a st
                       t.copies + t.kernels - t.other_stream, t.copies + t.kernels);
 }
 
-GL_TEST(pipelined_chunks, GL_TECHNIQUE, 4, 30, "pipelined: a kernel and two copies per chunk")
+GL_TEST(pipelined_chunks, GL_TECHNIQUE, 5, 30, "pipelined: a kernel and two copies per chunk")
 {
     gl_timeline t = probe_timeline("process_pipelined");
     if (t.kernels < (unsigned long long)NCHUNKS * t.calls ||
@@ -82,7 +82,7 @@ GL_TEST(pipelined_chunks, GL_TECHNIQUE, 4, 30, "pipelined: a kernel and two copi
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
-GL_FASTER(pipelined_vs_serial, 6, "pipelined faster than serial",
+GL_FASTER(pipelined_vs_serial, 8, "pipelined faster than serial",
           .launcher = "process_pipelined", .than = "process_serial",
           .than_is = "the serial copy-kernel-copy", .factor = 1.4, /* H100 (to measure) */
           .hint = "Copies in one direction, copies in the other and kernels can all run at "
@@ -90,7 +90,7 @@ GL_FASTER(pipelined_vs_serial, 6, "pipelined faster than serial",
                   "streams and the host memory is pinned. Are the chunks on NSTREAMS "
                   "streams, each chunk's three steps on its own stream?")
 
-GL_OVERLAP(pipelined_overlap, 5, "pipelined: copies under kernels",
+GL_OVERLAP(pipelined_overlap, 6, "pipelined: copies under kernels",
            .launcher = "process_pipelined", .percent = 20, /* H100 (to measure) */
            .hint = "While a chunk's kernel runs, the next chunk's copy in and the previous "
                    "chunk's copy out should move: issue each chunk's copy in, kernel and "
