@@ -152,10 +152,10 @@ GRADER_OBJS := $(addprefix $(BUILD)/tests/grader/,runner.o suite.o machine.o gpu
                run_test.o scoreboard.o harness.o queued.o judge.o judge_pool.o judge_subject.o \
                judge_calls.o link.o record.o clock.o given.o outputs.o perf.o claims.o counters.o \
                profile.o sanitize.o vmm_pool.o inspect.o inspect_fence.o inspect_hazard.o \
-               inspect_resources.o ncu_csv.o results.o imports.o)
+               inspect_resources.o ncu_csv.o results.o imports.o host_pool.o)
 # the subject: the only program that loads a student's code (contained first)
 SUBJECT_OBJS := $(addprefix $(BUILD)/tests/grader/,subject.o interpose.o contain.o \
-                contain_seccomp.o gpu_record.o vmm_pool.o)
+                contain_seccomp.o gpu_record.o vmm_pool.o host_pool.o)
 GRADER_HEADERS := $(wildcard tests/grader/*.h) $(COMMON_HEADERS)
 
 $(BUILD)/tests/grader/%.o: tests/grader/%.c $(GRADER_HEADERS) $(TOOLCHAIN_STAMP)

@@ -34,6 +34,15 @@ void gl_buf_set_allocator(gl_dev_alloc alloc, gl_dev_free release)
     dev_free = release;
 }
 
+static gl_dev_alloc host_alloc;
+static gl_dev_free host_free;
+
+void gl_buf_set_host_allocator(gl_dev_alloc alloc, gl_dev_free release)
+{
+    host_alloc = alloc;
+    host_free = release;
+}
+
 static gl_poison_hook poison_hook;
 
 void gl_buf_set_poison_hook(gl_poison_hook hook)
@@ -54,7 +63,7 @@ void gl_buf_made(const gl_buf *b)
         made_hook(b->ptr, b->bytes);
 }
 
-gl_buf gl_buf_alloc(size_t bytes, size_t guard)
+static gl_buf buf_alloc(size_t bytes, size_t guard, int host)
 {
     static unsigned next_salt = 0x2545f491u;
     unsigned char *h;
@@ -68,22 +77,41 @@ gl_buf gl_buf_alloc(size_t bytes, size_t guard)
     next_salt += 2; /* every buffer's guards differ from every other's */
     if (!(h = malloc(guard)))
         gl_fail("out of host memory for a %zu-byte guard", guard);
-    if (dev_alloc)
+    b.host = host;
+    if (host && host_alloc)
+        b.base = host_alloc(bytes + 2 * guard);
+    else if (host)
+        GL_CUDA(cudaMallocHost((void **)&b.base, bytes + 2 * guard));
+    else if (dev_alloc)
         b.base = dev_alloc(bytes + 2 * guard);
     else
         GL_CUDA(cudaMalloc((void **)&b.base, bytes + 2 * guard));
     gl_guard_fill(h, guard, b.salt);
-    GL_CUDA(cudaMemcpy(b.base, h, guard, cudaMemcpyHostToDevice));
+    GL_CUDA(cudaMemcpy(b.base, h, guard, cudaMemcpyDefault));
     gl_guard_fill(h, guard, b.salt + 1);
-    GL_CUDA(cudaMemcpy(b.base + guard + bytes, h, guard, cudaMemcpyHostToDevice));
+    GL_CUDA(cudaMemcpy(b.base + guard + bytes, h, guard, cudaMemcpyDefault));
     free(h);
     b.ptr = b.base + guard;
     return b;
 }
 
+gl_buf gl_buf_alloc(size_t bytes, size_t guard)
+{
+    return buf_alloc(bytes, guard, 0);
+}
+
+gl_buf gl_buf_alloc_host(size_t bytes, size_t guard)
+{
+    return buf_alloc(bytes, guard, 1);
+}
+
 void gl_buf_free(gl_buf *b)
 {
-    if (b->base && dev_free)
+    if (b->base && b->host && host_free)
+        host_free(b->base);
+    else if (b->base && b->host)
+        GL_CUDA(cudaFreeHost(b->base));
+    else if (b->base && dev_free)
         dev_free(b->base);
     else if (b->base)
         GL_CUDA(cudaFree(b->base));
@@ -93,13 +121,13 @@ void gl_buf_free(gl_buf *b)
 void gl_buf_upload(gl_buf *b, const void *host)
 {
     if (b->bytes)
-        GL_CUDA(cudaMemcpy(b->ptr, host, b->bytes, cudaMemcpyHostToDevice));
+        GL_CUDA(cudaMemcpy(b->ptr, host, b->bytes, cudaMemcpyDefault));
 }
 
 void gl_buf_download(const gl_buf *b, void *host)
 {
     if (b->bytes)
-        GL_CUDA(cudaMemcpy(host, b->ptr, b->bytes, cudaMemcpyDeviceToHost));
+        GL_CUDA(cudaMemcpy(host, b->ptr, b->bytes, cudaMemcpyDefault));
 }
 
 void gl_buf_poison(gl_buf *b)
@@ -138,9 +166,9 @@ size_t gl_buf_check_guards(const gl_buf *b, gl_guard_report *r)
         r = &local;
     memset(r, 0, sizeof *r);
     r->guard = b->guard;
-    GL_CUDA(cudaMemcpy(h, b->base, b->guard, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(h, b->base, b->guard, cudaMemcpyDefault));
     r->before = gl_guard_scan(h, b->guard, b->salt, &r->first_before, &ignored);
-    GL_CUDA(cudaMemcpy(h, b->base + b->guard + b->bytes, b->guard, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(h, b->base + b->guard + b->bytes, b->guard, cudaMemcpyDefault));
     r->after = gl_guard_scan(h, b->guard, b->salt + 1, &r->first_after, &r->last_after);
     free(h);
     return r->before + r->after;

@@ -24,6 +24,7 @@ typedef struct gl_buf_s {
     size_t bytes;        /* payload size */
     size_t guard;        /* guard size before and after the payload */
     unsigned salt;       /* the front guard's pattern; the back guard's is salt + 1 */
+    int host;            /* pinned host memory (gl_buf_alloc_host), reached by the GPU */
 } gl_buf;
 
 typedef struct {
@@ -39,6 +40,9 @@ typedef struct {
 typedef void *(*gl_dev_alloc)(size_t bytes);
 typedef void (*gl_dev_free)(void *p);
 void gl_buf_set_allocator(gl_dev_alloc alloc, gl_dev_free release);
+/* Where host buffers come from (gl_buf_alloc_host): cudaMallocHost by default; the grader's
+ * judge hands out pieces of the pinned host memory it shares with the subject. */
+void gl_buf_set_host_allocator(gl_dev_alloc alloc, gl_dev_free release);
 
 /* Told of every buffer poisoned (the grader's judge: a timed round's outputs, whose
  * contents it fingerprints when the code under test says it is done); NULL: nobody. */
@@ -53,6 +57,9 @@ void gl_buf_made(const gl_buf *b);
 
 /* guard: bytes on each side, rounded up to GL_GUARD_ALIGN (0 gives 4096). */
 gl_buf gl_buf_alloc(size_t bytes, size_t guard);
+/* The same in pinned host memory (a lab whose launchers copy between the host and the
+ * device): the GPU reaches it by the same pointer (UVA), so every function here works on it. */
+gl_buf gl_buf_alloc_host(size_t bytes, size_t guard);
 void gl_buf_free(gl_buf *b);
 void gl_buf_upload(gl_buf *b, const void *host);
 void gl_buf_download(const gl_buf *b, void *host);

@@ -85,7 +85,7 @@ int gl_demo_table(const char *lab, const char *note, const gl_demo_variant *v,
     table = begin(lab, note, 6, h, &memcpy_gbps, NULL);
 
     for (k = 0; k < p->inputs + p->outputs; k++) { /* the timed calls' buffers, one size */
-        b[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        b[k] = gl_problem_alloc(&p->buf[k], 0);
         j.buf[k] = b[k].ptr;
         if (k < p->inputs || p->buf[k].made)
             p->make(p->ctx, k, j.buf[k], gl_problem_seed(gl_seed(), k));
@@ -172,7 +172,7 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
             job j = {&p, v[i].launcher, {NULL}};
             double ms;
             for (k = 0; k < p.inputs + p.outputs; k++) {
-                b[k] = gl_buf_alloc(p.buf[k].bytes, 0);
+                b[k] = gl_problem_alloc(&p.buf[k], 0);
                 j.buf[k] = b[k].ptr;
                 if (k < p.inputs || p.buf[k].made)
                     p.make(p.ctx, k, j.buf[k], gl_problem_seed(gl_seed(), k));

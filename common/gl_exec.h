@@ -18,7 +18,9 @@
  * own code) and the student's runs in the subject process (tests/grader/).
  *
  * Layout letters: p device pointer, i integer, f float, h host array (its
- * size in bytes in .n: it is copied to the callee). */
+ * size in bytes in .n: it is copied to the callee), H pinned host memory the caller
+ * owns (a buffer with gl_problem_buf.host: the grader's host pool, which the GPU reaches
+ * and the callee's CPU does not). */
 #ifndef GL_EXEC_H
 #define GL_EXEC_H
 

@@ -45,8 +45,8 @@ int gl_problem_value(const gl_problem_buf *b, const void *expected, const void *
     } e, g;
     if (b->bytes != elem_size(b))
         return 0;
-    GL_CUDA(cudaMemcpy(&e, expected, b->bytes, cudaMemcpyDeviceToHost));
-    GL_CUDA(cudaMemcpy(&g, got, b->bytes, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(&e, expected, b->bytes, cudaMemcpyDefault));
+    GL_CUDA(cudaMemcpy(&g, got, b->bytes, cudaMemcpyDefault));
     if (b->cmp == GL_CMP_FLOAT)
         snprintf(out, len, "%.9g, expected %.9g within %.3g", (double)g.f, (double)e.f,
                  b->atol + b->rtol * fabs((double)e.f));
@@ -94,6 +94,11 @@ size_t gl_problem_changed(const gl_problem_buf *b, const void *made, const void 
     return changed;
 }
 
+gl_buf gl_problem_alloc(const gl_problem_buf *b, size_t guard)
+{
+    return b->host ? gl_buf_alloc_host(b->bytes, guard) : gl_buf_alloc(b->bytes, guard);
+}
+
 static int nbufs(const gl_problem *p)
 {
     return p->inputs + p->outputs;
@@ -115,8 +120,8 @@ void gl_problem_describe(const gl_problem *p, const gl_problem_buf *b, const cha
     gl_cmp c;
     if (!e || !g)
         gl_fail("out of host memory to compare %s (%zu bytes)", b->name, b->bytes);
-    GL_CUDA(cudaMemcpy(e, expected, b->bytes, cudaMemcpyDeviceToHost));
-    GL_CUDA(cudaMemcpy(g, got, b->bytes, cudaMemcpyDeviceToHost));
+    GL_CUDA(cudaMemcpy(e, expected, b->bytes, cudaMemcpyDefault));
+    GL_CUDA(cudaMemcpy(g, got, b->bytes, cudaMemcpyDefault));
     if (b->cmp == GL_CMP_FLOAT)
         gl_compare_float(e, g, n, b->atol, b->rtol, &c);
     else if (b->cmp == GL_CMP_DOUBLE)
@@ -160,8 +165,8 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
         (!p->reference && !p->reference_fn && !p->verify))
         gl_fail("gl_problem_check(%s, %s): a malformed problem", launcher, p->what);
     for (k = 0; k < nbufs(p); k++) {
-        got[k] = gl_buf_alloc(p->buf[k].bytes, p->buf[k].guard);
-        want[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        got[k] = gl_problem_alloc(&p->buf[k], p->buf[k].guard);
+        want[k] = gl_problem_alloc(&p->buf[k], 0);
         g[k] = got[k].ptr;
         w[k] = want[k].ptr;
         if (k >= p->inputs)
@@ -231,7 +236,7 @@ double gl_problem_time_ms(const char *launcher, const gl_problem *p, unsigned lo
     if (nbufs(p) > GL_PROBLEM_BUFS)
         gl_fail("gl_problem_time_ms(%s, %s): a malformed problem", launcher, p->what);
     for (k = 0; k < nbufs(p); k++) {
-        b[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        b[k] = gl_problem_alloc(&p->buf[k], 0);
         t.buf[k] = b[k].ptr;
         if (k < p->inputs || p->buf[k].made)
             p->make(p->ctx, k, t.buf[k], gl_problem_seed(seed, k));

@@ -39,6 +39,9 @@ typedef struct {
                           * the end); 0: 4096 */
     int kept;            /* a made output that a right call leaves as it found it (a counter
                           * back at 0): gl_perf_queued takes it without the lab's verify */
+    int host;            /* it lives in pinned host memory (the launcher copies it between the
+                          * host and the device, layout letter 'H'): made, poisoned, guarded
+                          * and compared there by the GPU, as device memory is */
 } gl_problem_buf;
 
 typedef struct gl_problem_s {
@@ -125,6 +128,9 @@ size_t gl_problem_outside(const gl_problem_buf *b, const struct gl_buf_s *buf, c
  * the first, then b->outside or "the inputs are read-only"). */
 size_t gl_problem_changed(const gl_problem_buf *b, const void *made, const void *got, char *why,
                           size_t len);
+/* A buffer for b's bytes with guard zones of guard bytes (gl_buf_alloc): in pinned host memory
+ * where b->host says so (gl_buf_alloc_host), else on the device. */
+struct gl_buf_s gl_problem_alloc(const gl_problem_buf *b, size_t guard);
 /* "[i]", or "[row][col]" where the buffer has rows. */
 void gl_problem_where(const gl_problem_buf *b, size_t i, char *out, size_t len);
 /* The seed of buffer k of call i of a round (the first buffer's is seed itself). */

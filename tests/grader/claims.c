@@ -1,11 +1,13 @@
 /* claims.c: the common claims a suite makes in one line each (grader.h: GL_RIGHT, GL_QUEUED,
- * GL_FASTER, GL_SHARE, GL_COUNTER): a launcher right on the lab's problem at some sizes, one
- * that only enqueues its work, one faster than a baseline by
- * a factor or at a share of its rate, a ratio of counters within a bound. It owns their
+ * GL_FASTER, GL_SHARE, GL_COUNTER, GL_OVERLAP): a launcher right on the lab's problem at some
+ * sizes, one that only enqueues its work, one faster than a baseline by
+ * a factor or at a share of its rate, a ratio of counters within a bound, copies that run
+ * under the call's own kernels (the GPU's timeline). It owns their
  * measuring on the lab's timed problem or profile run, their note, their margin for make
  * calibrate and their messages; the clock is perf.c's and clock.c's, the counters
  * profile.c's. */
 #include "grader.h"
+#include "judge.h"
 
 #include "gl_timing.h"
 
@@ -193,4 +195,37 @@ void gl_claim_counter(const gl_counter_claim *c)
                       c->hint ? c->hint : "", *detail ? " (" : "", detail, *detail ? ")" : "");
     gl_test_note("%s: %.2f %s (at %s %.2f)%s%s", kernel, r, k->what, larger ? "least" : "most",
                  bound, *detail ? "; " : "", detail);
+}
+
+/* A launcher that copies between the host and the device (GL_MAY_COPY) keeps its copies under
+ * its own kernels: timed on the lab's timed problem, the share of its copies' time during
+ * which a kernel of the same call ran, from the GPU's record (CUPTI; record.c). */
+void gl_claim_overlap(const gl_overlap_claim *c)
+{
+    gl_problem p;
+    gl_timeline t;
+    double pct;
+    gl_forget_timeline(c->launcher);
+    gl_timed_ms(c->launcher, c->on, &p);
+    if (!gl_judge_records_gpu())
+        gl_skip("the GPU's timeline comes from CUPTI's record, which this subject does not "
+                "have");
+    if (!gl_launcher_timeline(c->launcher, &t) || t.copies == 0 || t.copy_ns <= 0)
+        gl_check_fail("%s %s: the GPU's record shows no copy between the host and the device: "
+                      "the data must cross with cudaMemcpyAsync.%s%s",
+                      c->launcher, p.what, c->hint ? " " : "", c->hint ? c->hint : "");
+    pct = 100.0 * t.overlap_ns / t.copy_ns;
+    gl_test_margin(pct, c->percent, 1);
+    if (pct < c->percent)
+        gl_check_fail("%s %s: a kernel of the same call ran during %.1f%% of its copies' time "
+                      "(%.3f of %.3f ms a call; %.1f kernels and %.1f copies a call); it "
+                      "should reach %.0f%%.%s%s",
+                      c->launcher, p.what, pct, 1e-6 * t.overlap_ns / (double)t.calls,
+                      1e-6 * t.copy_ns / (double)t.calls, (double)t.kernels / (double)t.calls,
+                      (double)t.copies / (double)t.calls, c->percent, c->hint ? " " : "",
+                      c->hint ? c->hint : "");
+    gl_test_note("%s %s: %.1f%% of its copies' time under its own kernels (%.1f kernels and "
+                 "%.1f copies a call; needs %.0f%%)",
+                 c->launcher, p.what, pct, (double)t.kernels / (double)t.calls,
+                 (double)t.copies / (double)t.calls, c->percent);
 }

@@ -69,6 +69,10 @@ typedef struct {
      * of the lab's timed problems ("uniform", "skewed"; NULL or "": its usual one), the size
      * chosen by gl_pool_mib(). Fills *p and returns 0, or -1 when on is not one of them. */
     int (*timed)(const char *launcher, const char *on, gl_problem *p);
+    /* A lab whose launchers copy between the host and the device (buffers with .host, layout
+     * letter 'H'): the pinned host memory its largest test needs, in MiB (host_pool.h); 0:
+     * none, and no subject maps any. */
+    int host_pool_mib;
 } gl_lab;
 
 /* GL_LAB.run_once, or one checked call on GL_LAB.problem (perf.c). */
@@ -242,6 +246,18 @@ double gl_last_launcher_ms(void);
  * does nothing decides nothing; work split over many kernels is judged); without GPU times
  * (no CUPTI), those that carried a tenth of its threads or more. Fails the test beyond max. */
 int gl_launched_kernels(const char *launcher, char (*names)[224], int max);
+/* What the GPU's record (CUPTI) showed of a launcher that copies between the host and the
+ * device (GL_MAY_COPY) in its calls so far (record.c): calls, their kernels and copies, the
+ * copies' time, and the part of it during which a kernel of the same call ran. */
+typedef struct {
+    unsigned long long calls, kernels, copies, copy_bytes;
+    unsigned long long other_stream; /* kernels and copies on a stream other than the legacy
+                                      * default one */
+    double copy_ns, overlap_ns;
+} gl_timeline;
+/* 1 with *t when the record saw calls of launcher; 0 (t zeroed) when it saw none (no CUPTI). */
+int gl_launcher_timeline(const char *launcher, gl_timeline *t);
+void gl_forget_timeline(const char *launcher);
 /* Every kernel it launched (compute-sanitizer's errors are given to any of them). */
 int gl_every_kernel(const char *launcher, char (*names)[224], int max);
 void gl_forget_kernels(const char *launcher);
@@ -441,6 +457,17 @@ void gl_expect_right(const char *fmt, ...)
 void gl_claim_faster(const gl_speed_claim *c);
 void gl_claim_share(const gl_speed_claim *c);
 void gl_claim_counter(const gl_counter_claim *c);
+/* GL_OVERLAP(pipelined_overlap, 4, "pipelined: copies under kernels", .launcher =
+ * "process_pipelined", .percent = 40, .hint = "..."): timed on the lab's timed problem, the
+ * share of the launcher's copy time during which a kernel of the same call ran (the GPU's
+ * record, gl_launcher_timeline), at least percent. */
+typedef struct {
+    const char *launcher;
+    double percent;
+    const char *on;   /* which of the lab's timed problems; NULL: its usual */
+    const char *hint; /* what falling short most likely means, in the lab's terms */
+} gl_overlap_claim;
+void gl_claim_overlap(const gl_overlap_claim *c);
 
 /* Milliseconds per call of launcher on the lab's timed problem `on` (GL_LAB.timed), *p set to
  * that problem: for a lab's own performance test. */
@@ -465,6 +492,11 @@ double gl_timed_ms(const char *launcher, const char *on, gl_problem *p);
     GL_TEST(name, GL_PERFORMANCE, points, 120, title)                                         \
     {                                                                                         \
         gl_claim_share(&(gl_speed_claim){__VA_ARGS__});                                       \
+    }
+#define GL_OVERLAP(name, points, title, ...)                                                  \
+    GL_TEST(name, GL_PERFORMANCE, points, 120, title)                                         \
+    {                                                                                         \
+        gl_claim_overlap(&(gl_overlap_claim){__VA_ARGS__});                                   \
     }
 #define GL_COUNTER(name, points, title, ...)                                                  \
     GL_TEST(name, GL_PROFILE, points, 300, title)                                             \

@@ -24,6 +24,7 @@
 #include "judge_state.h"
 #include "link.h"
 #include "vmm_pool.h"
+#include "host_pool.h"
 
 #include "gl_buffer.h"
 #include "gl_exec.h"
@@ -161,6 +162,15 @@ int gl_judge_init(const char *submission, const char *baseline, const char *subj
         return -3;
     }
     gl_buf_set_allocator(pool_alloc, pool_free);
+    J.host_fd = -1;
+    if (GL_LAB.host_pool_mib > 0) { /* pinned host memory the launchers copy from and to */
+        void *h = NULL;
+        J.host_pool_bytes = (size_t)GL_LAB.host_pool_mib << 20;
+        if (gl_host_pool_create(J.host_pool_bytes, &h, &J.host_fd, why, len) != 0)
+            return -3;
+        J.host_pool = h;
+        gl_buf_set_host_allocator(host_pool_alloc, host_pool_free);
+    }
     gl_exec_set_backend(judge_backend);
     find_cupti();
     err = J.vmm_fd >= 0 ? cudaSuccess : cudaIpcGetMemHandle(&J.handle, J.pool);
@@ -233,6 +243,9 @@ void gl_judge_release(void)
         cudaFree(J.pool);
     }
     J.pool = NULL;
+    gl_host_pool_destroy(J.host_pool, J.host_pool_bytes, J.host_fd);
+    J.host_pool = NULL;
+    J.host_fd = -1;
     cudaDeviceReset();
 }
 

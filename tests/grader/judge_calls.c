@@ -105,6 +105,14 @@ static long long call_remote(const gl_launcher *l, const gl_arg *args)
                 gl_kit_error("grader bug: argument %d of %s is not in the judge's memory pool",
                              i, l->name);
             }
+        } else if (l->layout[i] == 'H') { /* pinned host memory: an offset in the host pool */
+            if (!args[i].p)
+                w->off = ~(uint64_t)0;
+            else if (in_host_pool(args[i].p, &off))
+                w->off = off;
+            else
+                gl_kit_error("grader bug: argument %d of %s is not in the judge's host pool", i,
+                             l->name);
         } else if (l->layout[i] == 'h') {
             if (nb + args[i].n > sizeof blob)
                 gl_kit_error("grader bug: the host arrays of %s exceed %zu bytes", l->name,
@@ -133,7 +141,7 @@ static long long call_remote(const gl_launcher *l, const gl_arg *args)
     if (!J.kit)
         gl_record_bytes(touched);
     if (J.delay.set) {
-        rq.flags |= GL_CALL_DELAY;
+        rq.flags |= GL_CALL_DELAY | (J.delay.host ? GL_CALL_DELAY_HOST : 0);
         rq.delay_dst = J.delay.dst;
         rq.delay_src = J.delay.src;
         rq.delay_bytes = J.delay.bytes;
@@ -258,7 +266,8 @@ long long judge_backend(const gl_launcher *l, const gl_arg *args)
 
 void gl_next_call_delayed(void *dst, const void *src, size_t bytes, double ms)
 {
-    if (!in_pool(dst, &J.delay.dst) || !in_pool(src, &J.delay.src))
+    J.delay.host = in_host_pool(dst, &J.delay.dst); /* an input in pinned host memory */
+    if ((!J.delay.host && !in_pool(dst, &J.delay.dst)) || !in_pool(src, &J.delay.src))
         gl_kit_error("grader bug: the delayed copy's buffers are not in the pool");
     J.delay.bytes = bytes;
     J.delay.ms = ms;

@@ -24,6 +24,9 @@ struct judge_state {
     size_t pool_bytes;
     cudaIpcMemHandle_t handle;
     int vmm_fd;              /* the pool as the driver exported it, or -1 (CUDA IPC) */
+    unsigned char *host_pool; /* the lab's pinned host pool (host_pool.h), or NULL */
+    size_t host_pool_bytes;
+    int host_fd;             /* its memfd, or -1 */
     int in_process;          /* no IPC here: the student's code runs in this process */
     void *in_process_lib;
     char protections[1024];
@@ -34,7 +37,7 @@ struct judge_state {
     int batch;               /* inside a timed batch: calls are not synchronised one by one */
     int preparing;           /* a timed round's inputs are being made: no student's call */
     struct {
-        int set;
+        int set, host; /* host: dst is in the host pool */
         size_t dst, src, bytes;
         double ms;
     } delay;
@@ -72,6 +75,11 @@ void *pool_alloc(size_t bytes);
 void pool_free(void *p);
 /* Is p in the pool? *off gets its offset. */
 int in_pool(const void *p, size_t *off);
+/* The same for the host pool (gl_buf_alloc_host's pieces, a list of their own). */
+void *host_pool_alloc(size_t bytes);
+void host_pool_free(void *p);
+int in_host_pool(const void *p, size_t *off);
+void host_pool_reset(void); /* every test starts with the whole host pool */
 /* The piece of the pool that holds offset off (its index), or -1. */
 int piece_of(size_t off);
 

@@ -53,6 +53,7 @@ static const char *subject_spawn(void)
     memcpy(hello.ipc_handle, &J.handle, sizeof J.handle);
     hello.vmm = J.vmm_fd >= 0;
     hello.pool_bytes = J.pool_bytes;
+    hello.host_pool_bytes = J.host_pool ? J.host_pool_bytes : 0;
     snprintf(hello.submission, sizeof hello.submission, "%s", J.kit ? J.baseline : J.submission);
     hello.kit = J.kit;
     snprintf(hello.cupti, sizeof hello.cupti, "%s", J.cupti);
@@ -74,6 +75,7 @@ static const char *subject_spawn(void)
     s.wrapper = J.wrapper;
     s.hello = &hello;
     s.pool_fd = J.vmm_fd;
+    s.host_pool_fd = J.host_pool ? J.host_fd : -1;
     J.subject_kit = J.kit;
     return gl_link_spawn(&s);
 }
@@ -201,6 +203,7 @@ void gl_judge_test_begin(int timeout_s, const char *id)
     J.batch_launcher = NULL;
     J.npending = 0;
     nused = 0; /* every test starts with the whole pool */
+    host_pool_reset();
 }
 
 void gl_judge_test_end(int broke)

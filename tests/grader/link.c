@@ -119,6 +119,8 @@ const char *gl_link_spawn(const gl_link_start *s)
     if (s->pool_fd >= 0)
         posix_spawn_file_actions_adddup2(&fa, s->pool_fd, 5);
     posix_spawn_file_actions_adddup2(&fa, box, GL_MAILBOX_FD);
+    if (s->host_pool_fd >= 0)
+        posix_spawn_file_actions_adddup2(&fa, s->host_pool_fd, GL_HOST_POOL_FD);
     /* what the student's code prints is not the grader's output */
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);

@@ -12,6 +12,7 @@ typedef struct {
     const char *const *wrapper; /* a program that runs it (Nsight Compute), or NULL */
     const gl_hello *hello;     /* what it is told before it starts */
     int pool_fd;               /* the pool as the driver exported it, or -1 */
+    int host_pool_fd;          /* the lab's pinned host pool (host_pool.h), or -1 */
 } gl_link_start;
 
 /* Starts a subject (its process, context, pool, containment: the kit's code only) and tells

@@ -63,7 +63,7 @@ static void made(void *ptr, size_t bytes)
     for (i = 0; collecting && i < nout; i++)
         if (out[i].ptr == ptr && bytes % 4 == 0 && !out[i].as_made.bytes) {
             out[i].as_made = gl_buf_alloc(bytes, 0);
-            GL_CUDA(cudaMemcpy(out[i].as_made.ptr, ptr, bytes, cudaMemcpyDeviceToDevice));
+            GL_CUDA(cudaMemcpy(out[i].as_made.ptr, ptr, bytes, cudaMemcpyDefault));
         }
 }
 

@@ -174,7 +174,7 @@ double gl_perf_ms(const char *launcher, const gl_problem *p)
     for (i = 0; i < p->sets; i++)
         for (k = 0; k < nbufs(p); k++)
             /* the default guards: a check's wide ones, for every set, would not fit */
-            r->set[i][k] = gl_buf_alloc(p->buf[k].bytes, 0);
+            r->set[i][k] = gl_problem_alloc(&p->buf[k], 0);
     if (l->flags & GL_GIVEN) { /* the kit's own: once per lab and problem, not checked */
         char key[256];
         snprintf(key, sizeof key, "%s %s %d", launcher, p->what, p->sets);
@@ -185,7 +185,7 @@ double gl_perf_ms(const char *launcher, const gl_problem *p)
     } else {
         for (k = 0; k < nbufs(p); k++)
             if (made_again(p, k))
-                r->again[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+                r->again[k] = gl_problem_alloc(&p->buf[k], 0);
         ms = gl_time_student(&t, r);
     }
     for (i = 0; i < p->sets; i++)
@@ -264,8 +264,8 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
     q.launcher = launcher;
     q.seed = seed;
     for (k = 0; k < nbufs(p); k++) { /* the expected outputs, from the inputs made here */
-        q.set[k] = gl_buf_alloc(p->buf[k].bytes, p->buf[k].guard);
-        q.expected[k] = gl_buf_alloc(p->buf[k].bytes, 0);
+        q.set[k] = gl_problem_alloc(&p->buf[k], p->buf[k].guard);
+        q.expected[k] = gl_problem_alloc(&p->buf[k], 0);
         e[k] = q.expected[k].ptr;
         if (is_made(p, k)) {
             p->make(p->ctx, k, q.set[k].ptr, gl_problem_seed(seed, k));

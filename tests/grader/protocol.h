@@ -27,6 +27,7 @@
 #define GL_PROTO_EVENTS 64    /* kinds of things one call did; a call that does more fails */
 #define GL_PROTO_GPU 8192     /* GPU records of one flush; more fails the call */
 #define GL_MAILBOX_FD 6       /* the mailbox's descriptor in a new subject (the pool's is 5) */
+#define GL_HOST_POOL_FD 7     /* the pinned host pool's, where the lab has one (host_pool.h) */
 
 /* SYNC answers as soon as the device is idle (it ends a timed round); FLUSH then
  * hands over what CUPTI recorded, outside the judge's clock. */
@@ -36,7 +37,8 @@ enum { GL_OP_CALL = 1, GL_OP_SYNC = 2, GL_OP_QUIT = 3, GL_OP_FLUSH = 4, GL_OP_LO
 
 enum {                    /* gl_request.flags */
     GL_CALL_SYNC = 1,     /* synchronise the device after the launcher returns */
-    GL_CALL_DELAY = 2     /* before the call, enqueue the kit's delayed copy */
+    GL_CALL_DELAY = 2,    /* before the call, enqueue the kit's delayed copy */
+    GL_CALL_DELAY_HOST = 4 /* its destination is in the host pool (else the pool) */
 };
 
 enum {                    /* gl_mailbox.taint: things the subject saw as they happened */
@@ -49,6 +51,7 @@ typedef struct {
                              virtual memory API (vmm_pool.h); else ipc_handle */
     char ipc_handle[64];  /* cudaIpcMemHandle_t of the pool (when vmm is 0) */
     uint64_t pool_bytes;
+    uint64_t host_pool_bytes; /* the lab's pinned host pool (fd 7), or 0: none */
     int32_t profiled;     /* under Nsight Compute or compute-sanitizer: its lock file stays
                              writable, no CUPTI */
     int32_t profiled_contain; /* extra gl_contain_ex flags under a tool (a diagnosis:
@@ -72,10 +75,11 @@ typedef struct {
 } gl_ready;
 
 typedef struct {
-    uint32_t kind;        /* layout letter: 'p' (offset in the pool, or ~0 for NULL), 'i', 'f', 'h' */
+    uint32_t kind;        /* layout letter: 'p' (offset in the pool, or ~0 for NULL), 'i', 'f', 'h',
+                             'H' (offset in the host pool, or ~0 for NULL) */
     int64_t i;
     double f;
-    uint64_t off;         /* 'p': offset in the pool; 'h': offset in the blob */
+    uint64_t off;         /* 'p': offset in the pool; 'H': in the host pool; 'h': in the blob */
     uint64_t n;           /* 'h': bytes */
 } gl_wire_arg;
 

@@ -13,7 +13,7 @@ void gl_expect_queued(const char *launcher, void (*launch)(void *ctx), int (*rig
     const double delay_ms = 150.0; /* a launcher takes microseconds; half of it is plenty */
     double waited_ms;
 
-    GL_CUDA(cudaMemcpy(b->input, b->staged, b->in_bytes, cudaMemcpyDeviceToDevice));
+    GL_CUDA(cudaMemcpy(b->input, b->staged, b->in_bytes, cudaMemcpyDefault));
     launch(ctx); /* warm-up: loads the module */
     GL_CHECK_LAUNCH(launcher);
     GL_CUDA(cudaMemset(b->input, GL_POISON_BYTE, b->in_bytes));

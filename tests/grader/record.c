@@ -272,6 +272,106 @@ void gl_record_check_answer(const gl_launcher *l, const gl_reply *r)
     }
 }
 
+/* ---- the timeline of a launcher that copies (GL_MAY_COPY): its copies under its kernels ---- */
+
+#define MAX_TIMELINES 16
+static struct {
+    char launcher[64];
+    gl_timeline t;
+} timelines[MAX_TIMELINES];
+static int ntimelines;
+
+static gl_timeline *timeline_of(const char *launcher, int add)
+{
+    int i;
+    for (i = 0; i < ntimelines; i++)
+        if (!strcmp(timelines[i].launcher, launcher))
+            return &timelines[i].t;
+    if (!add || ntimelines == MAX_TIMELINES)
+        return NULL;
+    memset(&timelines[ntimelines], 0, sizeof timelines[0]);
+    snprintf(timelines[ntimelines].launcher, sizeof timelines[0].launcher, "%s", launcher);
+    return &timelines[ntimelines++].t;
+}
+
+int gl_launcher_timeline(const char *launcher, gl_timeline *t)
+{
+    gl_timeline *mine = timeline_of(launcher, 0);
+    memset(t, 0, sizeof *t);
+    if (mine)
+        *t = *mine;
+    return mine && mine->calls > 0;
+}
+
+void gl_forget_timeline(const char *launcher)
+{
+    gl_timeline *t = timeline_of(launcher, 0);
+    if (t)
+        memset(t, 0, sizeof *t);
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Each call's copies against the union of the same call's kernels: the time a kernel of the
+ * call ran while its copy moved data (the overlap that streams buy; work of another call
+ * does not count, so that calls overlapping one another in a timed round are no evidence). */
+static void measure_timeline(const char *launcher, const gl_gpu_event *ev, uint32_t n)
+{
+    static uint64_t span[GL_PROTO_GPU][2];
+    static int32_t origins[GL_PROTO_GPU];
+    gl_timeline *t = timeline_of(launcher, 1);
+    uint32_t i, j, no = 0, nk, m;
+    if (!t)
+        return;
+    for (i = 0; i < n; i++) { /* the calls of this flush */
+        for (j = 0; j < no && origins[j] != ev[i].origin; j++)
+            ;
+        if (j == no && ev[i].origin >= 0)
+            origins[no++] = ev[i].origin;
+    }
+    for (j = 0; j < no; j++) {
+        for (i = 0, nk = 0; i < n; i++) {
+            if (ev[i].origin != origins[j])
+                continue;
+            t->other_stream += ev[i].other_stream && ev[i].type != GL_GPU_MEMSET;
+            if (ev[i].type == GL_GPU_KERNEL && ev[i].end > ev[i].start) {
+                span[nk][0] = ev[i].start;
+                span[nk++][1] = ev[i].end;
+            }
+        }
+        qsort(span, nk, sizeof span[0], by_start);
+        for (i = 0, m = 0; i < nk; i++) /* merged: the time some kernel of the call ran */
+            if (m > 0 && span[i][0] <= span[m - 1][1]) {
+                if (span[i][1] > span[m - 1][1])
+                    span[m - 1][1] = span[i][1];
+            } else {
+                span[m][0] = span[i][0];
+                span[m++][1] = span[i][1];
+            }
+        t->calls++;
+        t->kernels += nk;
+        for (i = 0; i < n; i++) {
+            uint32_t k;
+            if (ev[i].origin != origins[j] || ev[i].type != GL_GPU_COPY ||
+                ev[i].end <= ev[i].start)
+                continue;
+            t->copies++;
+            t->copy_bytes += ev[i].bytes;
+            t->copy_ns += (double)(ev[i].end - ev[i].start);
+            for (k = 0; k < m; k++) {
+                uint64_t lo = span[k][0] > ev[i].start ? span[k][0] : ev[i].start;
+                uint64_t hi = span[k][1] < ev[i].end ? span[k][1] : ev[i].end;
+                if (hi > lo)
+                    t->overlap_ns += (double)(hi - lo);
+            }
+        }
+    }
+}
+
 void gl_record_check_gpu(const gl_launcher *l, const gl_gpu_event *ev, uint32_t n,
                          uint32_t overflow, uint64_t first_seq, uint64_t end_seq)
 {
@@ -333,6 +433,8 @@ void gl_record_check_gpu(const gl_launcher *l, const gl_gpu_event *ev, uint32_t 
                 l->name, e.type == GL_GPU_COPY ? "copy memory" : "set memory",
                 (unsigned long long)e.bytes);
     }
+    if (l->flags & GL_MAY_COPY) /* every piece belongs to the calls: their timeline */
+        measure_timeline(l->name, ev, n < GL_PROTO_GPU ? n : GL_PROTO_GPU);
 }
 
 void gl_record_check_taint(const char *launcher, uint32_t taint, const char *what)

@@ -22,6 +22,7 @@
 #include "protocol.h"
 #include "subject.h"
 #include "vmm_pool.h"
+#include "host_pool.h"
 
 #include "gl_delay.h"
 #include "gl_exec.h"
@@ -48,6 +49,7 @@ static void *submission;            /* dlopen handle */
 static int kit;                     /* the library is the lab's own baselines */
 static char submission_path[4096];  /* its path as the loader knows it */
 static unsigned char *pool;         /* the judge's pool, mapped here */
+static unsigned char *host_pool;    /* the judge's pinned host pool (host_pool.h), or NULL */
 static int cupti_on;                /* CUPTI records every route: the interposers only forward */
 
 /* ---- the record ---- */
@@ -173,6 +175,11 @@ static void *pool_ptr(uint64_t off)
     return off == ~(uint64_t)0 ? NULL : pool + off;
 }
 
+static void *host_ptr(uint64_t off)
+{
+    return off == ~(uint64_t)0 || !host_pool ? NULL : host_pool + off;
+}
+
 static int sticky(cudaError_t err)
 {
     /* these leave the context unusable: the judge starts a fresh subject */
@@ -208,6 +215,8 @@ static void serve_call(const gl_request *rq, unsigned char *blob, gl_reply *rp)
         const gl_wire_arg *w = &rq->args[i];
         if (w->kind == 'p')
             args[i].p = pool_ptr(w->off);
+        else if (w->kind == 'H')
+            args[i].p = host_ptr(w->off);
         else if (w->kind == 'h')
             args[i].p = blob + w->off, args[i].n = w->n;
         else if (w->kind == 'f')
@@ -216,7 +225,9 @@ static void serve_call(const gl_request *rq, unsigned char *blob, gl_reply *rp)
             args[i].i = w->i;
     }
     if (rq->flags & GL_CALL_DELAY)
-        gl_delayed_copy(pool_ptr(rq->delay_dst), pool_ptr(rq->delay_src), rq->delay_bytes,
+        gl_delayed_copy(rq->flags & GL_CALL_DELAY_HOST ? host_ptr(rq->delay_dst)
+                                                       : pool_ptr(rq->delay_dst),
+                        pool_ptr(rq->delay_src), rq->delay_bytes,
                         rq->delay_ms);
     role = ROLE_CALL;
     t0 = now_ms();
@@ -317,7 +328,8 @@ int main(void)
      * channels stay open. Before CUDA opens its own. */
     if (!hello->profiled)
         for (int fd = GL_MAILBOX_FD + 1; fd < 1024; fd++)
-            close(fd);
+            if (fd != GL_HOST_POOL_FD || !hello->host_pool_bytes)
+                close(fd);
 
     /* 1. the pool, while opening it is still allowed */
     if (hello->vmm) {
@@ -337,6 +349,14 @@ int main(void)
                        cudaGetErrorString(err));
     }
     pool = base;
+    /* 1b. the lab's pinned host pool: the GPU's, hidden from this process's CPU */
+    if (hello->host_pool_bytes) {
+        char why[256];
+        void *h = NULL;
+        if (gl_host_pool_import(GL_HOST_POOL_FD, hello->host_pool_bytes, &h, why, sizeof why))
+            fail_ready("%s", why);
+        host_pool = h;
+    }
     cubin = read_cubin(hello->cubin, &cubin_bytes);
     if (!hello->profiled && hello->cupti[0]) {
         static const gl_gpu_hooks hooks = {origin_of_thread, api_event, taint, gpu_event};
