@@ -65,15 +65,17 @@ GL_TEST(api_calls_occupancy_api, GL_TECHNIQUE, 3, 10, "occupancy API: called, SM
     static const char *const sms[] = {"cudaDeviceGetAttribute", "cudaGetDeviceProperties",
                                       "cudaGetDeviceProperties_v2"};
     const char *found = gl_library_imports(occupancy, 2), *asked;
+    char called[128];
     if (!found)
         gl_check_fail("occupancy.cu never calls the occupancy API: walk_occupancy_api takes its "
                       "block size from cudaOccupancyMaxPotentialBlockSize and the blocks an SM "
                       "holds from cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    snprintf(called, sizeof called, "%s", found); /* the next call reuses its buffer */
     if (!(asked = gl_library_imports(sms, 3)))
         gl_check_fail("occupancy.cu never asks for the SM count: the grid is the blocks one SM "
                       "holds times cudaDeviceGetAttribute(..., cudaDevAttrMultiProcessorCount, "
                       "device)");
-    gl_test_note("occupancy.cu calls %s and %s", found, asked);
+    gl_test_note("occupancy.cu calls %s and %s", called, asked);
 }
 
 /* Does the entry's header (between its name and its body) carry directive? */
