@@ -92,6 +92,9 @@ static gl_buf buf_alloc(size_t bytes, size_t guard, int host)
     GL_CUDA(cudaMemcpy(b.base + guard + bytes, h, guard, cudaMemcpyDefault));
     free(h);
     b.ptr = b.base + guard;
+    if ((uintptr_t)b.ptr % GL_GUARD_ALIGN)
+        gl_fail("a %zu-byte buffer at %p is not %d-byte aligned (the kit's error: its allocator "
+                "must align every buffer so)", bytes, (void *)b.ptr, GL_GUARD_ALIGN);
     return b;
 }
 

@@ -16,7 +16,8 @@ extern "C" {
 #endif
 
 #define GL_POISON_BYTE 0xFF
-#define GL_GUARD_ALIGN 256 /* guards are whole multiples: the payload stays 256-byte aligned */
+#define GL_GUARD_ALIGN 512 /* guards are whole multiples: the payload stays 512-byte aligned (any
+                            * GPU's textureAlignment: a texture may read a buffer where it starts) */
 
 typedef struct gl_buf_s {
     unsigned char *base; /* the whole allocation */

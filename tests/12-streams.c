@@ -91,7 +91,8 @@ GL_FASTER(pipelined_vs_serial, 8, "pipelined faster than serial",
                   "streams, each chunk's three steps on its own stream?")
 
 GL_OVERLAP(pipelined_overlap, 6, "pipelined: copies under kernels",
-           .launcher = "process_pipelined", .percent = 20, /* H100 (to measure) */
+           .launcher = "process_pipelined", .percent = 5, /* H100: 39.5 (the reference), 12.9
+                                                        * (breadth-first issue: right too) */
            .hint = "While a chunk's kernel runs, the next chunk's copy in and the previous "
                    "chunk's copy out should move: issue each chunk's copy in, kernel and "
                    "copy out on the chunk's stream, chunks on different streams")

@@ -145,12 +145,9 @@ GL_FASTER(api_vs_one_block_per_sm, 6, "occupancy API far faster than one block p
                   "latency. Is the grid the blocks one SM holds times the SM count, of the "
                   "block size cudaOccupancyMaxPotentialBlockSize gave?")
 
-GL_FASTER(bounded_vs_mix_walk, 6, "bounded faster than the given mixed walk",
-          .launcher = "mix_walk_bounded", .than = "mix_walk", .than_is = "the given mixed walk",
-          .factor = 1.2, /* (to measure) */
-          .hint = "With more than 64 registers a thread an SM holds one block of 512 threads; "
-                  "at 64 it holds two, twice the warps to hide the latency. Does ptxas report "
-                  "at most 64 registers and no spills (the technique tests)?")
+/* No speed claim for task 2: on an H100 the bound version measured 1.17x to 1.39x the given
+ * (the judge's clock and the demo): the mixing work, not the latency, takes much of each
+ * step, and no threshold holds a 1.5x margin there. Its occupancy is graded (profile). */
 
 /* ---- profile: achieved occupancy (Nsight Compute) ---- */
 

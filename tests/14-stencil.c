@@ -124,9 +124,9 @@ GL_TEST(texture_no_edge_code, GL_TECHNIQUE, 2, 10, "texture: no clamping code")
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
-GL_FASTER(shared_vs_global, 5, "shared faster than global", .launcher = "stencil_shared",
+GL_FASTER(shared_vs_global, 5, "shared at least as fast as global", .launcher = "stencil_shared",
           .than = "stencil_global", .than_is = "the given stencil_global",
-          .factor = 1.3, /* (to measure): the demo's x_global for shared */
+          .factor = 1.0, /* H100: 1.48x (calibrate), 1.85x (the demo) */
           .hint = "Does each block read its tile and halo from global memory once, and then "
                   "only shared memory, with consecutive threadIdx.x on consecutive columns?")
 
@@ -170,7 +170,7 @@ static const gl_counter texture_share = {
     2, 1u << 0, 3u, fetch_detail};
 
 GL_COUNTER(texture_pipe, 3, "texture: reads through the texture pipe", .counter = &texture_share,
-           .run = "stencil_texture 2048 2048", .at_least = 0.9, /* the reference: 1 */
+           .run = "stencil_texture 2048 2048", .at_least = 0.6, /* the reference: 1 */
            .hint = "Its kernel reads the image with global loads: read it with tex2D",
            .none = "no kernel read anything")
 

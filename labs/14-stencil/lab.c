@@ -20,19 +20,16 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const stencil_size *z = ctx;
     (void)k;
-    gl_device_fill_float(dst, (size_t)z->rows * z->pitch + STENCIL_BASE_ALIGN / sizeof(float),
-                         -1.0f, 1.0f, seed);
+    gl_device_fill_float(dst, (size_t)z->rows * z->pitch, -1.0f, 1.0f, seed);
 }
 
 /* Runs launcher: in the demo, the linked one; in the grader, the student's in its own
- * process, or the kit's own. The image starts at the first STENCIL_BASE_ALIGN boundary of
- * its buffer (a texture's base must be aligned so). */
+ * process, or the kit's own. Every buffer of the kit starts on a GL_GUARD_ALIGN boundary, at
+ * least STENCIL_BASE_ALIGN: a texture's base must be aligned so. */
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const stencil_size *z = ctx;
-    uintptr_t in = ((uintptr_t)buf[0] + STENCIL_BASE_ALIGN - 1) / STENCIL_BASE_ALIGN *
-                   STENCIL_BASE_ALIGN;
-    gl_arg a[] = {GL_P(buf[1]), GL_P(in), GL_I(z->rows), GL_I(z->cols), GL_I(z->pitch)};
+    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(z->rows), GL_I(z->cols), GL_I(z->pitch)};
     gl_exec(launcher, a);
 }
 
@@ -73,7 +70,7 @@ gl_problem stencil_problem(const char *launcher, void *size)
         z->pitch = (z->cols + STENCIL_PITCH_ALIGN - 1) / STENCIL_PITCH_ALIGN * STENCIL_PITCH_ALIGN;
     snprintf(z->what, sizeof z->what, "at %d x %d (pitch %d)", z->rows, z->cols, z->pitch);
     p.buf[0] = (gl_problem_buf){
-        .name = "in", .bytes = (size_t)z->rows * z->pitch * sizeof(float) + STENCIL_BASE_ALIGN,
+        .name = "in", .bytes = (size_t)z->rows * z->pitch * sizeof(float),
         .outside = "in is the read-only image"};
     p.buf[1] = (gl_problem_buf){.name = "out", .bytes = pixels * sizeof(float),
                                 .cmp = GL_CMP_FLOAT, .atol = 2e-5, .rtol = 1e-5,

@@ -55,9 +55,13 @@ int gl_host_pool_import(int fd, size_t bytes, void **ptr, char *why, size_t len)
                  cudaGetErrorString(err));
         return -1;
     }
-    /* the CPU's view gives way to a reservation in one step (MAP_FIXED: nothing lands in
-     * between); the pinned pages stay the GPU's under the same pointer */
-    if (mmap(p, bytes, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != p ||
+    /* the CPU's view gives way to a private, read-only one in one step (MAP_FIXED: nothing
+     * lands in between); the pinned pages stay the GPU's under the same pointer. Readable:
+     * the driver copies a small transfer through the CPU (an H2D copy of a few KiB from the
+     * pool read nothing, and the subject crashed, on an H100 with PROT_NONE); private: a
+     * write, after an mprotect of the student's, changes a copy of the page, never the
+     * judge's (and the GPU's copies go on reading and writing the judge's) */
+    if (mmap(p, bytes, PROT_READ, MAP_FIXED | MAP_PRIVATE, fd, 0) != p ||
         close(fd) != 0) {
         snprintf(why, len, "the judge's host memory could not be hidden from the CPU: %s",
                  strerror(errno));

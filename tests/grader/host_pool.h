@@ -1,9 +1,12 @@
 /* host_pool.h: the judge's pinned HOST memory shared with the subject, for a lab whose
  * launchers copy between the host and the device (GL_LAB.host_pool_mib, layout letter 'H').
  * The judge maps a memfd and pins it (cudaHostRegister); the subject maps the same pages,
- * pins them, then puts a PROT_NONE reservation in place of its CPU view and closes the
+ * pins them, then puts a private read-only view in place of its CPU view and closes the
  * descriptor before it contains itself: the GPU's copies and kernels reach the judge's
- * pages through the pinned pointer, the subject's CPU cannot read or write them (a fault),
+ * pages through the pinned pointer, the subject's CPU can read them but never write them
+ * (a fault; after an mprotect, a private copy of the page: the driver reads small H2D copies
+ * through the CPU's view, so a student can feed those its own data, as a kernel's parameters
+ * can, but never change the judge's),
  * and reopening the memfd through /proc is refused by containment (tests/unit/
  * host_pool_probe.cu tried the recipe on an H100). */
 #ifndef GL_HOST_POOL_H

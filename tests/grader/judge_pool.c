@@ -11,7 +11,7 @@ struct judge_state J;
 
 /* ---- the pool: first fit over a list of pieces ---- */
 
-#define POOL_ALIGN 256
+#define POOL_ALIGN 512 /* GL_GUARD_ALIGN: a buffer's payload 512-byte aligned */
 
 struct judge_piece used[MAX_PIECES];
 int nused;
