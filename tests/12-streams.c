@@ -84,7 +84,8 @@ GL_TEST(pipelined_chunks, GL_TECHNIQUE, 5, 30, "pipelined: a kernel and two copi
 
 GL_FASTER(pipelined_vs_serial, 8, "pipelined faster than serial",
           .launcher = "process_pipelined", .than = "process_serial",
-          .than_is = "the serial copy-kernel-copy", .factor = 1.2, /* H100 2.2x (1.50x at a quarter of its SMs), H200 1.82x */
+          .than_is = "the serial copy-kernel-copy",
+          .factor = 1.2, /* H100 2.2x (1.50x at a quarter of its SMs), H200 1.82x */
           .hint = "Copies in one direction, copies in the other and kernels can all run at "
                   "once (two copy engines and the SMs): only when they are on different "
                   "streams and the host memory is pinned. Are the chunks on NSTREAMS "
