@@ -18,8 +18,9 @@ __global__ void walk_kernel(int *out, const int *table, int n)
 static int sm_count(void)
 {
     int device, sms;
-    cudaGetDevice(&device);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+        return 1; /* the launch then shows the error */
     return sms;
 }
 
