@@ -10,6 +10,9 @@ set datafile columnheaders
 set title sprintf("Copy in, process, copy out: %s on %s", size, gpu)
 set ylabel "time per call (ms)"
 set yrange [0:*]
+# room above the tallest bar for its label; no tics on the top border, where they cut the labels
+set offsets 0, 0, graph 0.15, 0
+set xtics nomirror
 set style fill solid 0.85 border -1
 set boxwidth 0.6
 set grid ytics
