@@ -140,7 +140,7 @@ GL_KERNEL_TEST(bounded_no_local_memory, 2, "bounded: no local memory (no spills)
 GL_FASTER(api_vs_one_block_per_sm, 6, "occupancy API far faster than one block per SM",
           .launcher = "walk_occupancy_api", .than = "walk_one_block_per_sm",
           .than_is = "the given one block of 64 threads per SM",
-          .factor = 3.0, /* (to measure) */
+          .factor = 3.0, /* H100 13.1x (23.4x at a quarter of its SMs), H200 11.4x */
           .hint = "Each thread waits for one load at a time: only many warps per SM hide the "
                   "latency. Is the grid the blocks one SM holds times the SM count, of the "
                   "block size cudaOccupancyMaxPotentialBlockSize gave?")
