@@ -200,7 +200,7 @@ void gl_claim_counter(const gl_counter_claim *c)
 /* A launcher that copies between the host and the device (GL_MAY_COPY) keeps its copies under
  * its own kernels: timed on the lab's timed problem, the share of its copies' time during
  * which a kernel of the same call ran, from the GPU's record (CUPTI; record.c). */
-void gl_claim_overlap(const gl_overlap_claim *c)
+void gl_claim_overlap(const gl_speed_claim *c)
 {
     gl_problem p;
     gl_timeline t;

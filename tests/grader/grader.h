@@ -251,8 +251,7 @@ int gl_launched_kernels(const char *launcher, char (*names)[224], int max);
  * copies' time, and the part of it during which a kernel of the same call ran. */
 typedef struct {
     unsigned long long calls, kernels, copies, copy_bytes;
-    unsigned long long other_stream; /* kernels and copies on a stream other than the legacy
-                                      * default one */
+    unsigned long long other_stream; /* kernels and copies off the legacy default stream */
     double copy_ns, overlap_ns;
 } gl_timeline;
 /* 1 with *t when the record saw calls of launcher; 0 (t zeroed) when it saw none (no CUPTI). */
@@ -460,14 +459,8 @@ void gl_claim_counter(const gl_counter_claim *c);
 /* GL_OVERLAP(pipelined_overlap, 4, "pipelined: copies under kernels", .launcher =
  * "process_pipelined", .percent = 40, .hint = "..."): timed on the lab's timed problem, the
  * share of the launcher's copy time during which a kernel of the same call ran (the GPU's
- * record, gl_launcher_timeline), at least percent. */
-typedef struct {
-    const char *launcher;
-    double percent;
-    const char *on;   /* which of the lab's timed problems; NULL: its usual */
-    const char *hint; /* what falling short most likely means, in the lab's terms */
-} gl_overlap_claim;
-void gl_claim_overlap(const gl_overlap_claim *c);
+ * record, gl_launcher_timeline), at least percent (.than and .factor unused). */
+void gl_claim_overlap(const gl_speed_claim *c);
 
 /* Milliseconds per call of launcher on the lab's timed problem `on` (GL_LAB.timed), *p set to
  * that problem: for a lab's own performance test. */
@@ -496,7 +489,7 @@ double gl_timed_ms(const char *launcher, const char *on, gl_problem *p);
 #define GL_OVERLAP(name, points, title, ...)                                                  \
     GL_TEST(name, GL_PERFORMANCE, points, 120, title)                                         \
     {                                                                                         \
-        gl_claim_overlap(&(gl_overlap_claim){__VA_ARGS__});                                   \
+        gl_claim_overlap(&(gl_speed_claim){__VA_ARGS__});                                   \
     }
 #define GL_COUNTER(name, points, title, ...)                                                  \
     GL_TEST(name, GL_PROFILE, points, 300, title)                                             \
