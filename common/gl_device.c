@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 static int attr(enum cudaDeviceAttr a, int dev)
 {
@@ -67,12 +68,13 @@ typedef struct {
     void *dst;
     const void *src;
     size_t bytes;
+    enum cudaMemcpyKind kind;
 } memcpy_job;
 
 static void run_memcpy(void *arg)
 {
     memcpy_job *job = arg;
-    GL_CUDA(cudaMemcpyAsync(job->dst, job->src, job->bytes, cudaMemcpyDeviceToDevice, 0));
+    GL_CUDA(cudaMemcpyAsync(job->dst, job->src, job->bytes, job->kind, 0));
 }
 
 double gl_memcpy_gbps(size_t bytes)
@@ -93,8 +95,37 @@ double gl_memcpy_gbps(size_t bytes)
     GL_CUDA(cudaMemset(job.dst, 0x3c, bytes));
     GL_CUDA(cudaMemset((void *)job.src, 0x5a, bytes));
     job.bytes = bytes;
+    job.kind = cudaMemcpyDeviceToDevice;
     ms = gl_time_ms(run_memcpy, &job, gl_timing_default());
     GL_CUDA(cudaFree(job.dst));
     GL_CUDA(cudaFree((void *)job.src));
     return gl_gbps(2.0 * (double)bytes, ms);
+}
+
+/* One way of the host link: GB/s of a copy of job's bytes (median of 5 after one warm-up;
+ * nothing of it in the L2 to flush) */
+static double link_gbps(memcpy_job job)
+{
+    gl_timing_opts once = {.warmup = 1, .reps = 5, .flush_l2 = 0};
+    return gl_gbps((double)job.bytes, gl_time_ms(run_memcpy, &job, once));
+}
+
+void gl_host_link_gbps(size_t bytes, double gbps[4])
+{
+    char *pageable = malloc(bytes);
+    void *pinned, *dev;
+    size_t i;
+    if (!pageable)
+        gl_fail("out of host memory for %zu bytes", bytes);
+    for (i = 0; i < bytes; i += 4096) /* its pages exist before they are timed */
+        pageable[i] = 1;
+    GL_CUDA(cudaMallocHost(&pinned, bytes));
+    GL_CUDA(cudaMalloc(&dev, bytes));
+    gbps[0] = link_gbps((memcpy_job){dev, pageable, bytes, cudaMemcpyHostToDevice});
+    gbps[1] = link_gbps((memcpy_job){pageable, dev, bytes, cudaMemcpyDeviceToHost});
+    gbps[2] = link_gbps((memcpy_job){dev, pinned, bytes, cudaMemcpyHostToDevice});
+    gbps[3] = link_gbps((memcpy_job){pinned, dev, bytes, cudaMemcpyDeviceToHost});
+    free(pageable);
+    GL_CUDA(cudaFreeHost(pinned));
+    GL_CUDA(cudaFree(dev));
 }

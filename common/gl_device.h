@@ -37,6 +37,12 @@ void gl_device_require(gl_device_info *info);
  * size well beyond the L2). The kit's "copy bandwidth". */
 double gl_memcpy_gbps(size_t bytes);
 
+/* Measured cudaMemcpy bandwidth of the host link in GB/s (bytes moved one way), median of
+ * several copies of `bytes` bytes: gbps[0] host to device and gbps[1] device to host from
+ * and to pageable memory (malloc), gbps[2] and gbps[3] from and to pinned memory
+ * (cudaMallocHost). */
+void gl_host_link_gbps(size_t bytes, double gbps[4]);
+
 #ifdef __cplusplus
 }
 #endif
