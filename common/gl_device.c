@@ -6,8 +6,8 @@
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int attr(enum cudaDeviceAttr a, int dev)
 {
