@@ -12,7 +12,11 @@
  * the pool's cudaPointerGetAttributes type, whether the child opens the judge's memfd by /proc;
  * 7. whether a host callback (cudaLaunchHostFunc, run on a thread of CUDA's) creates a file,
  * where the contained thread itself cannot (Landlock binds only the threads made after it).
- * Exit status 0 when 1-4 hold, 1 when one fails, 77 when there is no GPU. */
+ * Exit status 0 when 1-4 hold, 1 when one fails, 77 when there is no GPU.
+ * The grader (tests/grader/host_pool.c) puts a private READ-ONLY view of the memfd in place of
+ * the CPU's, not this reservation: the driver copies a small H2D transfer through the CPU, and
+ * lab 12's reference crashed on an H100 on copies of a few KiB with PROT_NONE (this probe's
+ * copies are of 256 KiB and more). */
 #include "contain.h"
 
 #include <algorithm>
