@@ -121,6 +121,7 @@ REVIEW_ALLOW_04-constant-memory := cudaMemcpyToSymbol
 REVIEW_ALLOW_05-atomics := cudaMemsetAsync
 REVIEW_ALLOW_06-warp-aggregation := cudaMemsetAsync
 REVIEW_ALLOW_10-reduction := cudaMemsetAsync
+REVIEW_ALLOW_12-streams := cudaStream_t,cudaStreamCreate,cudaMemcpyAsync,cudaStreamDestroy
 REVIEW_ALLOW_14-stencil := cudaEvent_t,cudaEventCreateWithFlags,cudaEventDisableTiming,cudaEventSynchronize,cudaEventRecord
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
