@@ -37,7 +37,26 @@ GL_QUEUED(async_queued, 3, "async, returns at once, after the caller's work",
 GL_QUEUED(pipelined_queued, 3, "pipelined, returns at once, after the caller's work",
           .run = "process_pipelined 1000000")
 
-/* ---- technique: the GPU's record of the calls (CUPTI) ---- */
+/* ---- technique: the library's calls (no GPU needed), the GPU's record of the calls ---- */
+
+GL_TEST(makes_streams, GL_TECHNIQUE, 2, 10, "streams created, copies asynchronous")
+{
+    static const char *const create[] = {"cudaStreamCreate", "cudaStreamCreateWithFlags",
+                                         "cudaStreamCreateWithPriority"};
+    static const char *const copy[] = {"cudaMemcpyAsync", "cudaMemcpyAsync_ptsz",
+                                       "cudaMemcpy2DAsync", "cudaMemcpy2DAsync_ptsz",
+                                       "cudaMemcpy3DAsync", "cudaMemcpy3DAsync_ptsz"};
+    const char *made = gl_library_imports(create, 3), *copied;
+    char streams[64];
+    if (!made)
+        gl_check_fail("streams.cu never creates a stream: both tasks run their work on streams "
+                      "of their own (cudaStreamCreate)");
+    snprintf(streams, sizeof streams, "%s", made); /* the next call reuses its buffer */
+    if (!(copied = gl_library_imports(copy, 6)))
+        gl_check_fail("streams.cu never copies asynchronously: a copy that can overlap a kernel "
+                      "is a cudaMemcpyAsync on a stream, from or to pinned memory");
+    gl_test_note("streams.cu calls %s and %s", streams, copied);
+}
 
 /* The launcher's calls on the lab's probe problem, as the GPU's record saw them. */
 static gl_timeline probe_timeline(const char *launcher)
@@ -67,7 +86,7 @@ GL_TEST(async_own_stream, GL_TECHNIQUE, 4, 30, "async: copies and kernel on a st
                       t.copies + t.kernels - t.other_stream, t.copies + t.kernels);
 }
 
-GL_TEST(pipelined_chunks, GL_TECHNIQUE, 5, 30, "pipelined: a kernel and two copies per chunk")
+GL_TEST(pipelined_chunks, GL_TECHNIQUE, 3, 30, "pipelined: a kernel and two copies per chunk")
 {
     gl_timeline t = probe_timeline("process_pipelined");
     if (t.kernels < (unsigned long long)NCHUNKS * t.calls ||
