@@ -1,7 +1,8 @@
 /* stencil.cu: lab 14-stencil. Your file: the only one graded.
  *
  * The tiled kernels run blocks of TILE x BLOCK_ROWS threads, each block computing a
- * TILE x TILE tile of out: thread (x, y) computes rows y, y + 8, y + 16, y + 24 of it.
+ * TILE x TILE tile of out: thread (x, y) computes the 4 pixels of column x in rows 4y to
+ * 4y + 3 of it.
  * Start from the given kernels in baselines.cu. README.md tells the story and the tasks;
  * `make run LAB=14` shows where you are, `make check LAB=14` grades it. */
 #include "stencil.h"
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #define HALO_TILE (TILE + 2 * RADIUS) /* 40: a tile of out and its halo, each way */
+#define PER_THREAD (TILE / BLOCK_ROWS) /* 4: the pixels of out a thread of a tile computes */
 
 /* TODO(1): the shared tile with its halo (README.md, task 1).
  *  1. Declare a HALO_TILE x HALO_TILE tile of floats in shared memory: the block's
@@ -19,9 +21,13 @@
  *     threads: let thread i = threadIdx.y * TILE + threadIdx.x take elements i, i + 256, ...
  *     Rows of `in` are `pitch` floats apart, not `cols`.
  *  3. Make every thread wait until the whole tile is loaded.
- *  4. For j = 0, 8, 16, 24: pixel (blockIdx.y * TILE + threadIdx.y + j, blockIdx.x * TILE +
- *     threadIdx.x), if it is in the image, sums stencil_weight(dy, dx) times the tile element
- *     RADIUS + dy rows and RADIUS + dx columns from the thread's own corner. */
+ *  4. Thread (x, y) computes the PER_THREAD = 4 pixels (blockIdx.y * TILE + 4 * threadIdx.y
+ *     + j, blockIdx.x * TILE + threadIdx.x), j = 0 .. 3: one sum each. Their windows overlap,
+ *     so read each tile element they cover once: for each of the PER_THREAD + 2 * RADIUS = 12
+ *     tile rows from row 4 * threadIdx.y, and each dx, read tile[row][threadIdx.x + RADIUS +
+ *     dx] into a register and add stencil_weight(dy, dx) times it to the sum of every pixel j
+ *     whose window holds that row (dy = row - 4 * threadIdx.y - j - RADIUS in [-RADIUS,
+ *     RADIUS]). Then write the pixels that are in the image. */
 __global__ void stencil_shared_kernel(float *out, const float *in, int rows, int cols, int pitch)
 {
     /* TODO(1) */
