@@ -1,25 +1,17 @@
 /* 05-atomics.c: the grader's suite for lab 05-atomics.
  *
- *   correctness  the byte histogram on tiny, odd and large n (a multiple of 32 and of the block
- *                or not), on random bytes and on bytes all equal (one bin takes every count);
- *                the histogram of any bin count on uniform and on skewed values; the float
- *                maximum on random, all-negative, tied input, with the maximum first or last,
- *                and called twice on one result; the last-block sum on tiny, odd and large n,
- *                and three calls in a row on one counter, which must be back at 0 after each; a
- *                size drawn from the run's seed for each; exact; the launchers return at once
- *                (the work is on the GPU)
- *   technique    the privatised histograms add with shared atomics (atom.shared) into a zeroed
- *                __shared__ histogram between two barriers, and merge with global atomics (the
- *                given kernels have no shared atomics, so the test can tell); the maximum has an
- *                atomicCAS (atom.cas); the last-block sum an atomicInc (atom.inc) with a fence
- *                between the write of the partial and the ticket, in that order
+ *   correctness  every launcher, exact, on tiny, odd and large n (a multiple of 32 and of the
+ *                block or not) and one drawn from the seed: the histograms also on equal bytes
+ *                and skewed values, the maximum on negative and tied input, first or last and
+ *                twice on one result, the sum three calls in a row on one counter (back at 0
+ *                after each); the launchers return at once (the work is on the GPU)
+ *   technique    from the PTX: shared atomics (atom.shared) into a zeroed histogram between two
+ *                barriers and a global merge (the given kernels have no shared atomics, so the
+ *                test can tell); an atomicCAS; the partial, a fence, then the atomicInc ticket
  *   performance  against the lab's own global-atomic kernels, timed by the judge on fresh inputs
- *                every call
- *   profile      global atomic instructions of the byte histogram (Nsight Compute): at most one
- *                per bin per block
- * Every call is on the lab's problems (lab.c, named in words: problem, at the end), made from
- * the test's seed; each correctness call is checked against the lab's reference, the guard
- * zones and the read-only inputs (GL_RIGHT). */
+ *   profile      Nsight Compute: the byte histogram's global atomics, at most one per bin per block
+ * Every call is on the lab's problems (lab.c; in words: problem, at the end), from the test's
+ * seed, checked against the reference, the guard zones and the read-only inputs (GL_RIGHT). */
 #include "grader.h"
 #include "inspect.h"
 
@@ -34,11 +26,8 @@
 #define HOT_PERF 0.9     /* the timed skewed problem's share in the last bin (timed, below), */
 #define HOT_RUN 8192     /* in runs of this many values */
 
-/* ---- correctness: the words after n name the input (problem, below) ---- */
-
-/* The words of the inputs (at_input), after n: "max_float 1000 negative" */
-static const char *const input_words[] = {"random", "negative", "first", "last", "ties",
-                                          "equal"};
+/* ---- correctness: the words after n name the input (at_input; problem, below) ---- */
+static const char *const input_words[] = {"random", "negative", "first", "last", "ties", "equal"};
 
 GL_RIGHT(histogram_shared_small_n, 2, 15, "privatised, n = 0 .. 4096", .run = "histogram_shared",
          .cases = "0, 1, 2, 32, 96, 255, 256, 1000, 4096")
@@ -50,9 +39,8 @@ GL_RIGHT(histogram_shared_one_value, 2, 15, "privatised, every byte equal",
 GL_RIGHT(histogram_shared_random, 1, 15, "privatised, n drawn from the seed",
          .run = "histogram_shared 1..3000000")
 
-/* histogram_bins N NBINS PERCENT (of the values in the last bin), on the bin counts 1, 7, 96,
- * AT_BINS (256), PERF_BINS (1000) and AT_MAX_BINS (4096); n = 0: the bins are zeroed all the
- * same */
+/* histogram_bins N NBINS PERCENT (of the values in the last bin), on 1, 7, 96, AT_BINS (256),
+ * PERF_BINS (1000) and AT_MAX_BINS (4096) bins; n = 0: the bins are zeroed all the same */
 GL_RIGHT(histogram_bins_uniform, 2, 15, "any bin count, uniform values", .run = "histogram_bins",
          .cases = "0 1000 0, 1 1000 0, 100003 1 0, 100003 7 0, 100003 96 0, 100003 256 0, "
                   "100003 1000 0, 100003 4096 0, " BIG " 1000 0, " BIG " 4096 0")
@@ -70,16 +58,9 @@ GL_RIGHT(max_float_negative, 2, 15, "float maximum, all negative", .run = "max_f
 GL_RIGHT(max_float_position, 2, 15, "float maximum first, last, tied", .run = "max_float",
          .cases = "1 first, 33 first, 1000 first, " BIG " first, 1 last, 33 last, 1000 last, "
                   BIG " last, 1 ties, 33 ties, 1000 ties, " BIG " ties")
-
-/* n drawn from the seed, then the input's kind (AT_RANDOM .. AT_TIES) */
-GL_TEST(max_float_random, GL_CORRECTNESS, 1, 15, "float maximum, n drawn from the seed")
-{
-    gl_rng rng;
-    gl_test_rng(&rng);
-    int n = (int)gl_rng_range(&rng, 1, 3000000);
-    gl_expect_right("max_float %d %s", n, input_words[gl_rng_range(&rng, AT_RANDOM, AT_TIES)]);
-}
-
+/* n drawn from the seed, then the input's kind by its number (AT_RANDOM .. AT_TIES) */
+GL_RIGHT(max_float_random, 1, 15, "float maximum, n drawn from the seed",
+         .run = "max_float 1..3000000 0..4")
 /* Two calls on one result: a large maximum, then a smaller one. The second must not see the
  * first's: it finds *result as the first left it (5000), once the first is right. */
 GL_RIGHT(max_float_twice, 2, 15, "float maximum, two calls, one result", .run = "max_float",
@@ -90,15 +71,12 @@ GL_RIGHT(sum_last_block_sizes, 2, 15, "last-block sum, n = 0 .. 2^20 + 3",
          .run = "sum_last_block", .cases = "0, 1, 2, 255, 256, 257, 1000, 262144, 262145, " BIG)
 GL_RIGHT(sum_last_block_random, 1, 15, "last-block sum, n drawn from the seed",
          .run = "sum_last_block 1..3000000")
-
 /* three calls in a row on one counter, zeroed once before the first: each finds it as the
  * call before left it, at 0 once that call is right (its check sees the counter) */
 GL_RIGHT(sum_last_block_repeated, 2, 15, "last-block sum, three calls", .run = "sum_last_block",
          .cases = BIG ", 1000, " BIG)
 
-/* ---- the launchers only enqueue their work (GL_QUEUED), on n = 2^20 + 3 ----
- * task 2 on PERF_BINS = 1000 bins of uniform values */
-
+/* ---- the launchers only enqueue their work, on n = 2^20 + 3 (task 2: 1000 uniform bins) ---- */
 GL_QUEUED(histogram_shared_async, 2, "privatised, launcher returns at once",
           .run = "histogram_shared " BIG)
 GL_QUEUED(histogram_bins_async, 1, "any bin count, launcher returns at once",
@@ -154,7 +132,6 @@ static void check_baseline_global(const char *kernel)
 static void check_privatised(const char *kernel, int task)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    long bytes;
     if (shared_atomics(e) == 0)
         gl_check_fail("%s has no atomic on shared memory (atom.shared) in its PTX: task %d counts "
                       "into the block's own histogram in __shared__ memory, with atomicAdd, so "
@@ -165,15 +142,16 @@ static void check_privatised(const char *kernel, int task)
                       "block on that multiprocessor left there", kernel);
     gl_expect_barriers(e, kernel, 2,
                        "it needs one after zeroing the histogram (no thread counts into a bin not "
-                       "yet zeroed) and one before the merge (every count is in before it is read)");
+                       "yet zeroed) and one before the merge (every count is in before it is "
+                       "read)");
     if (global_atomics(e) == 0)
         gl_check_fail("%s has no atomic on global memory in its PTX: the merge adds each bin to "
                       "bins[b] with atomicAdd, since the other blocks add to the same bins (a "
                       "store would overwrite their counts)", kernel);
     if (task != 1) /* task 2's histogram is extern __shared__, as large as nbins */
         return;
-    bytes = gl_kernel_shared_bytes(kernel, "Task 1 counts into a block histogram, "
-                                           "__shared__ unsigned hist[AT_BINS]");
+    long bytes = gl_kernel_shared_bytes(kernel, "Task 1 counts into a block histogram, "
+                                                "__shared__ unsigned hist[AT_BINS]");
     if (bytes < AT_BINS * (long)sizeof(unsigned))
         gl_check_fail("%s's largest __shared__ array has %ld bytes: the block's histogram needs "
                       "one unsigned per bin, %d bytes",
@@ -195,14 +173,12 @@ GL_TEST(histogram_bins_privatised, GL_TECHNIQUE, 3, 10, "any bin count: privatis
 static void check_cas(const char *kernel)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    int int_max = gl_ptx_count_with(e, "atom", ".max") + gl_ptx_count_with(e, "red", ".max");
     if (gl_ptx_count_with(e, "atom", ".cas") == 0)
         gl_check_fail("%s has no atomicCAS (atom.cas) in its PTX: no atomic does a float "
                       "maximum, so task 3 builds one, atomic_max_float, from an atomicCAS loop "
-                      "on the float's bits%s",
-                      kernel,
-                      gl_ptx_count_with(e, "atom", ".max") + gl_ptx_count_with(e, "red", ".max")
-                          ? " (atomicMax on the int bits is wrong for negative floats)"
-                          : "");
+                      "on the float's bits%s", kernel,
+                      int_max ? " (atomicMax on the int bits is wrong for negative floats)" : "");
 }
 
 GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
@@ -210,74 +186,23 @@ GL_TEST(atomic_max_float_cas, GL_TECHNIQUE, 3, 10, "float maximum: atomicCAS")
     FOR_EACH_KERNEL("max_float", "max_float_kernel", k) check_cas(k);
 }
 
-/* ---- the last block's ticket: the order of the write, the fence and the atomicInc ----
- * A fence orders what the thread did before it against what it does after it, so it
- * must stand between the write of the partial and the atomicInc on every path to the
- * atomicInc. The race it prevents shows only rarely: no test run can be relied on to
- * catch it, the PTX can (inspect_fence.c reads the pattern; the verdicts are this lab's). */
+/* ---- the last block's ticket: the write of the partial, the fence, then the atomicInc ----
+ * A fence out of place leaves a race that shows only rarely: no run can be relied on to catch it,
+ * the PTX can (partials: the kernel's fourth parameter, as in the starting file). */
 
 static void check_ticket(const char *kernel)
 {
+    const gl_ptx_entry *e = gl_kernel_entry(kernel);
     gl_last_block lb;
-    /* the pattern in its PTX, partials its fourth parameter (as in the starting file) */
-    if (gl_ptx_last_block(gl_kernel_entry(kernel), GL_TICKET_INC, 3, &lb) != 0)
-        gl_check_fail("%s has no atomicInc (atom.inc) in its PTX: each block draws a ticket with "
-                      "atomicInc(counter, gridDim.x - 1), which also wraps the counter back to 0 "
-                      "at the last ticket", kernel);
-    if (lb.store.at < 0)
-        gl_check_fail("%s writes no partial sum to global memory before it draws its ticket "
-                      "(no st.global before `%s` in its PTX): block b writes partials[b] first, "
-                      "then draws; otherwise the last block may add a partial not written yet",
-                      kernel, lb.ticket.text);
-    if (lb.fence.at < 0 && lb.fences == 0)
-        gl_check_fail("%s has no memory fence (membar or fence) in its PTX: without "
-                      "__threadfence() between writing the partial and drawing the ticket, the "
-                      "last block may draw its ticket before another block's partial is visible "
-                      "to it, and add a stale one", kernel);
-    if (lb.fence.at < 0 && lb.fence_after.at >= 0)
-        gl_check_fail("%s draws its ticket before its fence: its PTX writes the partial (`%s`), "
-                      "draws the ticket (`%s`), and only then fences (`%s`). A fence orders what "
-                      "the thread did before it: after the atomicInc it is too late, the last "
-                      "block may draw its ticket and add partials[b] before block b's write is "
-                      "visible to it. Call __threadfence() between partials[blockIdx.x] = ... and "
-                      "the atomicInc (a race that shows only rarely: no test run can be relied on "
-                      "to catch it)", kernel, lb.store.text, lb.ticket.text, lb.fence_after.text);
-    if (lb.fence.at < 0 && lb.block_fence.at >= 0)
-        gl_check_fail("%s fences with `%s` between the partial and the ticket: that is "
-                      "__threadfence_block(), which orders memory for the block's own threads "
-                      "only. The last block is another block: __threadfence() (membar.gl) makes "
-                      "the partial visible to every block before the ticket",
-                      kernel, lb.block_fence.text);
-    if (lb.fence.at < 0 && lb.fence_before.at >= 0)
-        gl_check_fail("%s fences (`%s`) before it writes the partial (`%s`), not between the "
-                      "write and the ticket (`%s`): a fence orders only what the thread did "
-                      "before it. Call __threadfence() after partials[blockIdx.x] = ... and "
-                      "before the atomicInc",
-                      kernel, lb.fence_before.text, lb.store.text, lb.ticket.text);
-    if (lb.fence.at < 0)
-        gl_check_fail("%s has no __threadfence() (membar.gl or fence.sc.gpu) between writing the "
-                      "partial (`%s`) and drawing the ticket (`%s`) in its PTX: without it the "
-                      "last block may draw its ticket before another block's partial is visible "
-                      "to it, and add a stale one", kernel, lb.store.text, lb.ticket.text);
-    /* the fence is in place, between the partial and the ticket: does every path to the ticket
-     * pass it, on the thread that wrote the partial? */
-    if (lb.skipped && lb.skip.at >= 0)
-        gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to its ticket "
-                      "(`%s`): the branch `%s` jumps past it. Call __threadfence() "
-                      "unconditionally between writing the partial and the atomicInc",
-                      kernel, lb.fence.text, lb.ticket.text, lb.skip.text);
-    if (lb.skipped)
-        gl_check_fail("%s's fence (`%s`) is on a path that not every block takes to its ticket "
-                      "(`%s`): it is guarded, and runs only where its predicate holds. Call "
-                      "__threadfence() unconditionally between writing the partial and the "
-                      "atomicInc", kernel, lb.fence.text, lb.ticket.text);
-    if (lb.apart)
-        gl_check_fail("%s may write the partial (`%s`) and draw the ticket (`%s`) on different "
-                      "threads: in its PTX they are under different branches, with no "
-                      "__syncthreads() (bar.sync) between them, and a fence orders only what its "
-                      "own thread did before it. Write partials[blockIdx.x], call "
-                      "__threadfence() and draw the ticket on the same thread",
-                      kernel, lb.store.text, lb.ticket.text);
+    gl_expect_last_block(e, kernel, GL_TICKET_INC, 3, "partials[blockIdx.x]",
+                         "A fence orders only what its own thread did before it, and "
+                         "__threadfence() (membar.gl) for every block, __threadfence_block() for "
+                         "its own only: else the last block may add a stale partial, not yet "
+                         "visible to it (a race that shows only rarely: no test run can be relied "
+                         "on to catch it). On one thread, on every path: partials[blockIdx.x] = "
+                         "...; __threadfence(); then atomicInc(counter, gridDim.x - 1), which "
+                         "also wraps the counter back to 0 at the last ticket");
+    gl_ptx_last_block(e, GL_TICKET_INC, 3, &lb); /* in order: what the note shows */
     gl_test_note("%s: `%s`, then `%s`, then `%s`", kernel, lb.store.text, lb.fence.text,
                  lb.ticket.text);
 }
@@ -328,8 +253,7 @@ static const gl_counter global_atomics_per_bin = {
                           "smsp__sass_inst_executed_op_global_red.sum", "launch__grid_size"},
     3, 3u, 4u, atomics_detail};
 
-/* well inside what the reference shows (README.md has the measured numbers): a verdict must
- * not flip between runs */
+/* well inside what the reference shows (README.md's numbers): a verdict must not flip */
 GL_COUNTER(histogram_shared_global_atomics, 5, "privatised: one global atomic per bin per block",
            .counter = &global_atomics_per_bin, .run = "histogram_shared 16777216",
            .per = AT_BINS, .at_most = 1.1,
@@ -338,13 +262,13 @@ GL_COUNTER(histogram_shared_global_atomics, 5, "privatised: one global atomic pe
 
 /* The problem of a correctness test, a profile run or a queued claim, in words: histogram_bins
  * N [NBINS [PERCENT]] (PERCENT of the values in the last bin; 100 bins, uniform if not given),
- * any other LAUNCHER N [INPUT] [again] (INPUT one of input_words; again: max_float finds
- * *result at 5000, at_size.again); a probe's: n = 1000, 100 bins, random. */
+ * any other LAUNCHER N [INPUT] [again] (INPUT one of input_words, or its number; again:
+ * max_float finds *result at 5000, at_size.again); a probe's: n = 1000, 100 bins, random. */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static at_size z;
-    long n = 1000, nbins = 100, percent = 0;
-    int bins = strstr(launcher, "bins") != NULL, input = AT_RANDOM;
+    long n = 1000, nbins = 100, percent = 0, input = AT_RANDOM;
+    int bins = strstr(launcher, "bins") != NULL;
     if (argc > 3 || (argc > 0 && gl_parse_long(argv[0], 0, 1L << 28, &n)) ||
         (bins ? (argc > 1 && gl_parse_long(argv[1], 1, AT_MAX_BINS, &nbins)) ||
                     (argc > 2 && gl_parse_long(argv[2], 0, 100, &percent))
@@ -352,7 +276,7 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
         return -1;
     while (!bins && argc > 1 && input <= AT_EQUAL && strcmp(argv[1], input_words[input]))
         input++;
-    if (input > AT_EQUAL)
+    if (input > AT_EQUAL && gl_parse_long(argv[1], AT_RANDOM, AT_EQUAL, &input))
         return -1;
     z = (at_size){.n = (int)n, .input = (at_input)input, .nbins = (int)nbins,
                   .hot_bin = (int)nbins - 1, .chunk = 1, .hot = percent / 100.0,
@@ -361,9 +285,8 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
     return 0;
 }
 
-/* The timed problems, uniform (the usual) or skewed (HOT_PERF of the values in the last bin, in
- * runs of HOT_RUN): 2^26 bytes or 2^24 values, as in README.md's table, halved until AT_SETS
- * + 1 inputs fit in the judge's pool. */
+/* The timed problems, uniform (the usual) or skewed (HOT_PERF in the last bin, in runs of
+ * HOT_RUN): README.md's 2^26 bytes or 2^24 values, halved until AT_SETS + 1 fit the pool. */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static at_size z;
@@ -380,7 +303,6 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     return 0;
 }
 
-/* the largest test: AT_SETS inputs of 64 MiB (2^26 bytes, 2^24 values), one made again, and
- * their bins */
+/* the largest test: AT_SETS inputs of 64 MiB (2^26 bytes, 2^24 values), one made again; bins */
 const gl_lab GL_LAB = {.name = "05-atomics", .file = "atomics.cu", .problem = problem,
                        .timed = timed, .pool_mib = (AT_SETS + 1) * 64 + 64};

@@ -8,21 +8,20 @@
 
 #include <stdio.h>
 
-#define NCASES (7 * 2 + 2)
-
+#define NCASES (7 * 2 + 2) /* tasks 1 and 2 on 7 inputs, the given kernel and yours; 3 and 4 */
 static gl_demo_case cases[NCASES + 1];
 static at_size sizes[NCASES];
 static char elements[NCASES][16];
 static int ncases;
 
-/* launcher on z, its speedup over row over (itself: 1.00; -1: none) */
-static void row(const char *launcher, const char *input, at_size z, int over)
+/* launcher on z, its speedup over the row `back` rows before it (0: itself, 1.00; -1: none) */
+static void row(const char *launcher, const char *input, at_size z, int back)
 {
     sizes[ncases] = z;
     snprintf(elements[ncases], sizeof elements[ncases], "%d", z.n);
     cases[ncases] = (gl_demo_case){.launcher = launcher, .label = launcher,
                                    .keys = {input, elements[ncases]}, .size = &sizes[ncases],
-                                   .over = over >= 0 ? &cases[over] : NULL};
+                                   .over = back >= 0 ? &cases[ncases - back] : NULL};
     ncases++;
 }
 
@@ -35,17 +34,15 @@ int main(int argc, char **argv)
                                             .keys = {"input", "elements"}, .no_memcpy = 1};
     gl_demo_args args;
     char note[192];
-    int i, bytes_n, n;
     gl_demo_parse(argc, argv, "[--csv FILE] [BYTES [N]]  (default 2^26 bytes, N = 2^24)", 2, 1,
                   1L << 28, &args);
-    bytes_n = args.nvalues > 0 ? (int)args.values[0] : 1 << 26;
-    n = args.nvalues > 1 ? (int)args.values[1] : 1 << 24;
-    for (i = 0; i < 7; i++) { /* the given kernel, then yours, on one input */
+    int bytes_n = args.nvalues > 0 ? (int)args.values[0] : 1 << 26,
+        n = args.nvalues > 1 ? (int)args.values[1] : 1 << 24;
+    for (int i = 0; i < 7; i++) { /* the given kernel, then yours, on one input */
         at_size z = {.n = i < 2 ? bytes_n : n, .input = i == 1 ? AT_EQUAL : AT_RANDOM,
                      .nbins = 1000, .hot = in[i].hot, .hot_bin = 500, .chunk = 1};
-        int given = ncases;
-        row(i < 2 ? "histogram_global" : "histogram_bins_global", in[i].input, z, given);
-        row(i < 2 ? "histogram_shared" : "histogram_bins", in[i].input, z, given);
+        row(i < 2 ? "histogram_global" : "histogram_bins_global", in[i].input, z, 0);
+        row(i < 2 ? "histogram_shared" : "histogram_bins", in[i].input, z, 1);
     }
     row("max_float", "random floats", (at_size){.n = n}, -1);
     row("sum_last_block", "random unsigned", (at_size){.n = n}, -1);

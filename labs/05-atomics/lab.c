@@ -2,7 +2,6 @@
  * their inputs, guard zones and words, the expected outputs, and the hints. */
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,23 +33,9 @@ const gl_launcher LAB_LAUNCHERS[] = {
 
 enum { BYTES, VALUES, MAX, SUM }; /* the tasks, 1 to 4 */
 
-static int task_of(const char *launcher)
-{
-    if (!strcmp(launcher, "max_float"))
-        return MAX;
-    if (!strcmp(launcher, "sum_last_block"))
-        return SUM;
-    return strstr(launcher, "bins") ? VALUES : BYTES;
-}
-
 /* Inputs hold AT_SLACK elements past n, drawn like the rest and never counted: a kernel that
  * reads past n counts them, and the comparison sees it. */
 #define AT_SLACK 64
-
-static size_t room(const at_size *z)
-{
-    return (size_t)z->n + AT_SLACK;
-}
 
 /* Output words: the bins, or *result or *sum. */
 static int out_words(const at_size *z)
@@ -58,47 +43,36 @@ static int out_words(const at_size *z)
     return z->task == BYTES ? AT_BINS : z->task == VALUES ? z->nbins : 1;
 }
 
-/* The maximum of AT_MAX_FIRST and AT_MAX_LAST input: what a right call on them leaves in
- * *result */
+/* The maximum of AT_MAX_FIRST and AT_MAX_LAST input, which a right call leaves in *result */
 static const float top = 5000.0f;
 
-static void upload(void *dst, const void *src, size_t bytes)
-{
-    GL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
-}
-
 /* ---- the inputs, made on the GPU from the seed ---- */
-
-static void make_floats(const at_size *z, float *x, unsigned long long seed)
-{
-    if (z->input == AT_TIES) /* bit patterns 0xc1000000 (-8) to 0xc1000007: below -8 */
-        gl_device_fill_int((int *)x, room(z), (int)0xc1000000u, (int)0xc1000007u, seed);
-    else
-        gl_device_fill_float(x, room(z), -1000.0f, z->input == AT_NEGATIVE ? -1.0f : 1000.0f,
-                             seed);
-    if (z->n > 0 && (z->input == AT_MAX_FIRST || z->input == AT_MAX_LAST))
-        upload(x + (z->input == AT_MAX_FIRST ? 0 : z->n - 1), &top, sizeof top);
-}
 
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const at_size *z = ctx;
+    size_t room = (size_t)z->n + AT_SLACK;
     if (k == 1) /* max_float's *result, as a call before left it (again) */
-        upload(dst, &top, sizeof top);
-    else if (k == 3) /* sum_last_block's counter: its caller zeroes it once, a right call
-                      * leaves it at 0 */
+        GL_CUDA(cudaMemcpy(dst, &top, sizeof top, cudaMemcpyHostToDevice));
+    else if (k == 3) /* sum_last_block's counter: zeroed once by its caller, left at 0 */
         GL_CUDA(cudaMemset(dst, 0, sizeof(unsigned)));
     else if (z->task == BYTES && z->input == AT_EQUAL) /* one value: every count in one bin */
-        GL_CUDA(cudaMemset(dst, (int)((seed * 0x9e3779b97f4a7c15ull) >> 56), room(z)));
+        GL_CUDA(cudaMemset(dst, (int)((seed * 0x9e3779b97f4a7c15ull) >> 56), room));
     else if (z->task == BYTES)
-        gl_device_fill_bytes(dst, room(z), seed);
+        gl_device_fill_bytes(dst, room, seed);
     else if (z->task == VALUES)
-        gl_device_fill_int_skewed(dst, room(z), 0, z->nbins - 1, z->hot_bin, z->hot,
+        gl_device_fill_int_skewed(dst, room, 0, z->nbins - 1, z->hot_bin, z->hot,
                                   (size_t)z->chunk, seed);
+    else if (z->task == MAX && z->input == AT_TIES) /* -8 (0xc1000000) and the 7 floats below */
+        gl_device_fill_int(dst, room, (int)0xc1000000u, (int)0xc1000007u, seed);
     else if (z->task == MAX)
-        make_floats(z, dst, seed);
+        gl_device_fill_float(dst, room, -1000.0f, z->input == AT_NEGATIVE ? -1.0f : 1000.0f, seed);
     else
-        gl_device_fill_int(dst, room(z), INT_MIN, INT_MAX, seed);
+        gl_device_fill_int(dst, room, INT_MIN, INT_MAX, seed);
+    if (k == 0 && z->task == MAX && z->n > 0 &&
+        (z->input == AT_MAX_FIRST || z->input == AT_MAX_LAST))
+        GL_CUDA(cudaMemcpy((float *)dst + (z->input == AT_MAX_FIRST ? 0 : z->n - 1), &top,
+                           sizeof top, cudaMemcpyHostToDevice));
 }
 
 /* The output, the input, n, then nbins (task 2) or the sum's partials and counter; a
@@ -106,18 +80,16 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const at_size *z = ctx;
-    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(z->n), GL_I(z->nbins), GL_P(NULL)};
-    if (z->task == SUM) {
-        a[3] = GL_P(buf[2]);
-        a[4] = GL_P(buf[3]);
-    }
+    int sum = z->task == SUM;
+    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(z->n), sum ? GL_P(buf[2]) : GL_I(z->nbins),
+                  GL_P(sum ? buf[3] : NULL)};
     gl_exec(launcher, a);
 }
 
 /* ---- the expected outputs, from the inputs: only the first n elements count ---- */
 
-/* The largest of x[0 .. n-1], -INFINITY for n = 0, found on the host. */
-static float maximum(const at_size *z, const float *x)
+/* *result = the largest of x[0 .. n-1], -INFINITY for n = 0, found on the host. */
+static void maximum(const at_size *z, const float *x, float *result)
 {
     float *h = malloc((size_t)z->n * sizeof *h + 1), m = -INFINITY;
     if (!h)
@@ -127,7 +99,7 @@ static float maximum(const at_size *z, const float *x)
         if (h[i] > m)
             m = h[i];
     free(h);
-    return m;
+    GL_CUDA(cudaMemcpy(result, &m, sizeof m, cudaMemcpyHostToDevice));
 }
 
 /* The histograms by CUB (else the given kernel), the maximum, and the kit's word sum; the
@@ -136,11 +108,10 @@ static void problem_reference(void *ctx, void *const *buf)
 {
     const at_size *z = ctx;
     if (z->task == MAX) {
-        float m = maximum(z, buf[0]);
-        upload(buf[1], &m, sizeof m);
+        maximum(z, buf[0], buf[1]);
     } else if (z->task == SUM) {
         unsigned sum = gl_device_sum_words(buf[0], (size_t)z->n);
-        upload(buf[1], &sum, sizeof sum);
+        GL_CUDA(cudaMemcpy(buf[1], &sum, sizeof sum, cudaMemcpyHostToDevice));
     } else {
         GL_CUDA(cudaMemset(buf[1], 0, (size_t)out_words(z) * sizeof(unsigned))); /* n = 0 */
         if (gl_device_histogram(buf[0], (size_t)z->n, z->task == BYTES, out_words(z), buf[1]))
@@ -151,36 +122,6 @@ static void problem_reference(void *ctx, void *const *buf)
 }
 
 /* ---- what a wrong output says about the code ---- */
-
-static const char *histogram_hint(const at_size *z, const gl_cmp *c, const unsigned *got)
-{
-    static char why[600];
-    unsigned long long total = 0;
-    if (c->unwritten == c->n)
-        return "No bin was written, not even zeroed: the launcher zeroes the bins "
-               "(cudaMemsetAsync) before its kernel";
-    if (c->unwritten)
-        return "Some bins still hold what was there before the call: the launcher zeroes all of "
-               "bins[0 .. nbins - 1] before its kernel";
-    for (size_t b = 0; b < c->n; b++)
-        total += got[b];
-    if (total == (unsigned long long)z->n)
-        return "The counts add up to n but land in the wrong bins: element i counts in the bin "
-               "of its value, and the block's bin b merges into bins[b]";
-    if (total < (unsigned long long)z->n)
-        snprintf(why, sizeof why, "The bins add up to %llu, fewer than the %d elements: counts "
-                 "were lost. The merge adds each block's hist[b] to bins[b] with atomicAdd "
-                 "(other blocks add to the same bins: a plain store overwrites their counts), "
-                 "after a __syncthreads() (every count of the block is in), over every bin up to "
-                 "nbins", total, z->n);
-    else
-        snprintf(why, sizeof why, "The bins add up to %llu, more than the %d elements: is the "
-                 "block's histogram zeroed before it counts (shared memory is not zeroed for "
-                 "you), with a __syncthreads() between the zeroing and the counting? (A loop "
-                 "that reads past element n - 1 counts elements that are not there, too)",
-                 total, z->n);
-    return why;
-}
 
 static const char *max_hint(const gl_cmp *c)
 {
@@ -221,14 +162,41 @@ static const char *sum_hint(const gl_problem_buf *b, const gl_cmp *c)
            "them), each block's written before its ticket (a __threadfence() between the two)";
 }
 
+/* The hint of a wrong output; the histograms' by what their counts add up to. */
 static const char *problem_hint(void *ctx, const char *launcher, const gl_problem_buf *b,
                                 const gl_cmp *c, const void *expected, const void *got)
 {
     const at_size *z = ctx;
+    static char why[600];
+    unsigned long long total = 0;
     (void)launcher;
     (void)expected;
-    return z->task == MAX ? max_hint(c) : z->task == SUM ? sum_hint(b, c)
-                                                          : histogram_hint(z, c, got);
+    if (z->task == MAX || z->task == SUM)
+        return z->task == MAX ? max_hint(c) : sum_hint(b, c);
+    if (c->unwritten == c->n)
+        return "No bin was written, not even zeroed: the launcher zeroes the bins "
+               "(cudaMemsetAsync) before its kernel";
+    if (c->unwritten)
+        return "Some bins still hold what was there before the call: the launcher zeroes all of "
+               "bins[0 .. nbins - 1] before its kernel";
+    for (size_t i = 0; i < c->n; i++)
+        total += ((const unsigned *)got)[i];
+    if (total == (unsigned long long)z->n)
+        return "The counts add up to n but land in the wrong bins: element i counts in the bin "
+               "of its value, and the block's bin b merges into bins[b]";
+    if (total < (unsigned long long)z->n)
+        snprintf(why, sizeof why, "The bins add up to %llu, fewer than the %d elements: counts "
+                 "were lost. The merge adds each block's hist[b] to bins[b] with atomicAdd "
+                 "(other blocks add to the same bins: a plain store overwrites their counts), "
+                 "after a __syncthreads() (every count of the block is in), over every bin up to "
+                 "nbins", total, z->n);
+    else
+        snprintf(why, sizeof why, "The bins add up to %llu, more than the %d elements: is the "
+                 "block's histogram zeroed before it counts (shared memory is not zeroed for "
+                 "you), with a __syncthreads() between the zeroing and the counting? (A loop "
+                 "that reads past element n - 1 counts elements that are not there, too)",
+                 total, z->n);
+    return why;
 }
 
 /* ---- the problems ---- */
@@ -236,36 +204,34 @@ static const char *problem_hint(void *ctx, const char *launcher, const gl_proble
 /* "with n = 1000, random bytes": the input, in the messages' words */
 static void describe(at_size *z)
 {
-    static const char *floats[] = {"random values in [-1000, 1000)",
-                                   "every value negative, in [-1000, -1)",
-                                   "the maximum at index 0", "the maximum at index n - 1",
-                                   "negative values with many ties for the maximum"};
-    int w = snprintf(z->what, sizeof z->what, "with n = %d", z->n);
-    size_t len = sizeof z->what - (size_t)w;
-    if (z->task == BYTES)
-        snprintf(z->what + w, len, ", %s",
-                 z->input == AT_EQUAL ? "every byte equal" : "random bytes");
-    else if (z->task == MAX)
-        snprintf(z->what + w, len, ", %s%s", floats[z->input <= AT_TIES ? z->input : 0],
-                 z->again ? ", after a call that left 5000 in *result" : "");
-    else if (z->task == VALUES && z->hot <= 0)
-        snprintf(z->what + w, len, ", nbins = %d, uniform values", z->nbins);
-    else if (z->task == VALUES && z->hot_bin == z->nbins - 1)
-        snprintf(z->what + w, len, ", nbins = %d, %g%% of the values in the last bin%s",
-                 z->nbins, 100 * z->hot, z->chunk > 1 ? " (in runs)" : "");
+    static const char *const floats[] = {"random values in [-1000, 1000)",
+                                         "every value negative, in [-1000, -1)",
+                                         "the maximum at index 0", "the maximum at index n - 1",
+                                         "negative values with many ties for the maximum"};
+    char bin[24] = "the last bin";
+    if (z->hot_bin != z->nbins - 1)
+        snprintf(bin, sizeof bin, "bin %d", z->hot_bin);
+    if (z->task == VALUES && z->hot > 0)
+        snprintf(z->what, sizeof z->what, "with n = %d, nbins = %d, %g%% of the values in %s%s",
+                 z->n, z->nbins, 100 * z->hot, bin, z->chunk > 1 ? " (in runs)" : "");
     else if (z->task == VALUES)
-        snprintf(z->what + w, len, ", nbins = %d, %g%% of the values in bin %d%s", z->nbins,
-                 100 * z->hot, z->hot_bin, z->chunk > 1 ? " (in runs)" : "");
+        snprintf(z->what, sizeof z->what, "with n = %d, nbins = %d, uniform values", z->n,
+                 z->nbins);
     else
-        snprintf(z->what + w, len, ", the counter at 0 (zeroed once by the caller, left at 0 by "
-                 "every right call)");
+        snprintf(z->what, sizeof z->what, "with n = %d, %s%s", z->n,
+                 z->task == SUM ? "the counter at 0 (zeroed once by the caller, left at 0 by "
+                                  "every right call)"
+                 : z->task == MAX ? floats[z->input <= AT_TIES ? z->input : 0]
+                 : z->input == AT_EQUAL ? "every byte equal" : "random bytes",
+                 z->task == MAX && z->again ? ", after a call that left 5000 in *result" : "");
 }
 
 gl_problem atomics_problem(const char *launcher, void *size)
 {
     at_size *z = size;
-    int task = task_of(launcher);
-    size_t elem = task == BYTES ? 1 : 4;
+    int task = !strcmp(launcher, "max_float") ? MAX : !strcmp(launcher, "sum_last_block") ? SUM
+               : strstr(launcher, "bins") ? VALUES : BYTES;
+    size_t elem = task == BYTES ? 1 : 4, room = (size_t)z->n + AT_SLACK;
     /* the given global-atomic kernels take 11 to 17 ms a call on random bytes or skewed values
      * (H100): 4 calls make a round long beside its 1 ms of overhead */
     int slow = task == BYTES || (task == VALUES && z->hot > 0);
@@ -286,7 +252,7 @@ gl_problem atomics_problem(const char *launcher, void *size)
         gl_fail("atomics_problem(%s): %d bins, not 1 .. AT_MAX_BINS", launcher, z->nbins);
     z->task = task;
     describe(z);
-    p.buf[0] = (gl_problem_buf){.name = in_names[task], .bytes = room(z) * elem,
+    p.buf[0] = (gl_problem_buf){.name = in_names[task], .bytes = room * elem,
                                 .outside = "it is read-only input"};
     /* exact: a count, the maximum (one of the elements, or -INFINITY), a wrapping sum */
     p.buf[1] = (gl_problem_buf){.name = out_names[task],

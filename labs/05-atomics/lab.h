@@ -1,7 +1,5 @@
-/* lab.h: lab 05-atomics described once, for its demo (demo.c) and its grader
- * (tests/05-atomics.c): the launchers, and the problem of each task (common/gl_problem.h):
- * its buffers and their guard zones, its input made on the GPU from a seed, its call, its
- * reference and hints in the lab's words, its work and its timed rounds. */
+/* lab.h: lab 05-atomics described once (lab.c), for its demo (demo.c) and its grader
+ * (tests/05-atomics.c): the launchers, and each task's problem (common/gl_problem.h). */
 #ifndef ATOMICS_LAB_H
 #define ATOMICS_LAB_H
 
@@ -28,18 +26,15 @@ typedef struct {
     at_input input;
     int nbins, hot_bin, chunk;
     double hot;
-    /* max_float: the call finds *result as a right call on AT_MAX_LAST input left it (5000):
-     * a second call on one result */
-    int again;
+    int again;      /* max_float: a second call, *result as AT_MAX_LAST's call left it (5000) */
     int task;       /* filled by atomics_problem */
     char what[128]; /* filled by atomics_problem: "with n = 1000, random bytes" */
 } at_size;
 
-/* launcher's problem at size (an at_size): the input, then bins (nbins words), *result or
- * *sum (one), guarded as far as a loop over AT_MAX_BINS bins reaches, then the sum's partials
- * (scratch) and counter (at 0, as its caller and every right call leave it); each output exact
- * against the reference (a histogram by CUB, the maximum and the sum by the kit, the counter
- * back at 0). */
+/* launcher's problem at size (an at_size): the input, then bins (nbins words), *result or *sum,
+ * guarded as far as a loop over AT_MAX_BINS bins reaches, then the sum's partials (scratch) and
+ * counter (at 0, as its caller and every right call leave it); each exact against the reference
+ * (CUB's histogram, the kit's maximum and sum, the counter back at 0). */
 gl_problem atomics_problem(const char *launcher, void *size);
 
 #endif
