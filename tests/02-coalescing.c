@@ -1,15 +1,10 @@
-/* 02-coalescing.c: the grader's suite for lab 02-coalescing.
- *
- *   correctness  strided copy, structure-of-arrays kick (only vx changes) and matrix add on
- *                every class of size (below), tiny and large ones, and one drawn from the run's
- *                seed, each checked on the lab's problem (lab.c: gl_problem_check, guards,
- *                inputs read-only); the launchers return at once (the work is on the GPU)
- *   technique    the kick reads arrays of floats, not 32-byte records; the matrix add does
- *                not scale threadIdx.x by the row length
- *   performance  against the lab's own kernels (copy_float, kick_aos, matrix_add_naive),
- *                timed by the judge on fresh inputs every call
- *   profile      global-load sectors per request (Nsight Compute): 4 when a warp reads 32
- *                consecutive floats, up to 32 when strided */
+/* 02-coalescing.c: the grader's suite for lab 02-coalescing: the strided copy, the SoA kick (only
+ * vx changes) and the matrix add on every class of size, tiny, large and drawn from the run's seed,
+ * each call checked on the lab's problem (lab.c: guards, inputs read-only), and returning at once;
+ * in the PTX, the kick's arrays of floats (not 32-byte records) and the add's threadIdx.x not
+ * scaled by the row length; timed claims against the kit's kernels (copy_float, kick_aos,
+ * matrix_add_naive) on fresh inputs every call; global-load sectors per request (Nsight Compute):
+ * 4 when a warp reads 32 consecutive floats, up to 32 when strided. */
 #include "grader.h"
 #include "inspect.h"
 
@@ -38,9 +33,8 @@ GL_RIGHT(soa_whole, 1, 15, "SoA kick, n a multiple of 256 or of 32", .run = "kic
 GL_RIGHT(soa_large, 2, 30, "SoA kick, n = 2^20 + 3", .run = "kick_soa 1048579")
 GL_RIGHT(soa_random, 1, 15, "SoA kick, n from the seed", .run = "kick_soa 1..300000")
 
-/* task 3: matrix add (blocks of 32 x 8 threads), each case "rows cols"; rows a multiple of 32
- * (and of 8) with columns not; columns a multiple of 32 with rows a multiple of 8 but not of
- * 32, or of neither */
+/* task 3: matrix add (blocks of 32 x 8 threads), each case "rows cols": rows a multiple of 32 with
+ * columns not; columns a multiple of 32 with rows a multiple of 8 but not of 32, or of neither */
 GL_RIGHT(add_small, 2, 15, "matrix add, 1 x 1 to 33 x 31", .run = "matrix_add",
          .cases = "1 1, 1 1000, 1000 1, 33 31")
 GL_RIGHT(add_whole_rows, 1, 15, "matrix add, rows a multiple of 32", .run = "matrix_add",
@@ -53,48 +47,35 @@ GL_RIGHT(add_large, 2, 30, "matrix add, 1025 x 2049", .run = "matrix_add 1025 20
 GL_RIGHT(add_random, 1, 15, "matrix add, a size drawn from the seed",
          .run = "matrix_add 1..3000 1..3000")
 
-/* ---- the launchers only enqueue their kernels (GL_QUEUED) ----
- * 1000 elements, particles, or 1000 x 1000 for the matrix add, behind a 150 ms kernel. */
-
+/* the launchers only enqueue: 1000 elements or particles, or 1000 x 1000, behind a 150 ms kernel */
 GL_QUEUED(strided_async, 1, "strided copy, launcher returns at once", .run = "strided_copy 1000 1")
 GL_QUEUED(soa_async, 1, "SoA kick, launcher returns at once", .run = "kick_soa 1000")
 GL_QUEUED(add_async, 2, "matrix add, launcher returns at once", .run = "matrix_add 1000 1000")
 
 /* ---- technique: read from the PTX of the kernels that ran ---- */
 
-/* An index times 32 (the record size) is an array of structures. */
-static int record_stride(const gl_ptx_entry *e)
-{
-    const char *p = e->body, *end = e->body + e->body_len;
-    while ((p = strstr(p, "mul.wide.")) != NULL && p < end) {
-        const char *eol = strchr(p, ';');
-        if (eol && eol - p > 4 && !strncmp(eol - 4, ", 32", 4))
-            return 1;
-        p += 9;
-    }
-    return 0;
-}
-
 static void check_soa_layout(const char *kernel)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
+    const char *end = e->body + e->body_len;
     if (gl_ptx_count(e, "ld.global") < 3)
         gl_check_fail("%s has %d global loads in its PTX: it should read vx, mass and charge "
-                      "from their arrays",
-                      kernel, gl_ptx_count(e, "ld.global"));
-    if (record_stride(e))
-        gl_check_fail("%s steps 32 bytes per particle (an index times 32 in its PTX): it still "
-                      "reads records of 8 floats, an array of structures. Read p.vx[i], "
-                      "p.mass[i] and p.charge[i]: 4 bytes per particle per field",
-                      kernel);
+                      "from their arrays", kernel, gl_ptx_count(e, "ld.global"));
+    /* an index times 32 (the record size) is an array of structures */
+    for (const char *p = e->body; (p = strstr(p, "mul.wide.")) != NULL && p < end; p += 9) {
+        const char *eol = strchr(p, ';');
+        if (eol && eol - p > 4 && !strncmp(eol - 4, ", 32", 4))
+            gl_check_fail("%s steps 32 bytes per particle (an index times 32 in its PTX): it "
+                          "still reads records of 8 floats, an array of structures. Read p.vx[i], "
+                          "p.mass[i] and p.charge[i]: 4 bytes per particle per field", kernel);
+    }
 }
 
 GL_KERNEL_TEST(soa_layout, 3, "SoA kick: arrays of floats, no records", "kick_soa",
                "kick_soa_kernel", check_soa_layout(k))
 GL_KERNEL_TEST(add_mapping, 3, "matrix add: threadIdx.x along a row", "matrix_add",
-               "matrix_add_kernel",
-               gl_expect_tid_x_along_row(gl_kernel_entry(k), k,
-                                         "the 32 threads of a warp are a whole row apart"))
+               "matrix_add_kernel", gl_expect_tid_x_along_row(gl_kernel_entry(k), k, "the 32 "
+               "threads of a warp are a whole row apart"))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
@@ -106,8 +87,7 @@ GL_SHARE(stride1_vs_copy, 4, "stride 1 as fast as the kit's copy", .launcher = "
                  "own)?")
 
 GL_FASTER(soa_vs_aos, 4, "SoA kick faster than AoS", .launcher = "kick_soa", .than = "kick_aos",
-          .than_is = "the given kick_aos",
-          .factor = 1.3, /* bandwidth ratios; the reference: 2.7x (1.4x at 1/4 SMs) */
+          .than_is = "the given kick_aos", .factor = 1.3, /* the reference: 2.7x, 1.4x at 1/4 SMs */
           .hint = "Reading 3 arrays of floats should be that much faster than reading 3 fields "
                   "of 32-byte records (useful bytes: vx, mass and charge read, vx written)")
 
@@ -118,9 +98,7 @@ GL_FASTER(add_vs_naive, 4, "matrix add faster than naive mapping", .launcher = "
 
 /* ---- profile: Nsight Compute counters ---- */
 
-/* sectors of 32 bytes per global load request, kernel by kernel (counters.c): 4 when a warp
- * reads 32 consecutive floats, up to 32 when strided */
-static const gl_counter *const sectors = &gl_global_load_sectors;
+static const gl_counter *const sectors = &gl_global_load_sectors; /* sectors per load request */
 
 GL_COUNTER(stride1_sectors, 2, "stride 1: 4 sectors per request", .counter = sectors,
            .run = "strided_copy 1048576 1", .at_most = 6.0, /* 4 = 32 floats; stride 2: 8 */
@@ -132,14 +110,12 @@ GL_COUNTER(stride32_sectors, 2, "stride 32: 32 sectors per request", .counter = 
                    "own (32): does it read in[i * stride]?")
 
 GL_COUNTER(soa_sectors, 2, "SoA kick: 4 sectors per request", .counter = sectors,
-           .run = "kick_soa 1048576", .at_most = 6.0,
-           .hint = "32 consecutive floats of one array need 4: is every field read from its own "
-                   "array?")
+           .run = "kick_soa 1048576", .at_most = 6.0, .hint = "32 consecutive floats of one "
+           "array need 4: is every field read from its own array?")
 
 GL_COUNTER(add_sectors, 2, "matrix add: 4 sectors per request", .counter = sectors,
-           .run = "matrix_add 2048 2048", .at_most = 6.0,
-           .hint = "A warp reading 32 consecutive floats of a row needs 4: does threadIdx.x walk "
-                   "along the row?")
+           .run = "matrix_add 2048 2048", .at_most = 6.0, .hint = "A warp reading 32 consecutive "
+           "floats of a row needs 4: does threadIdx.x walk along the row?")
 
 /* The largest timed problem's memory (MiB), in buffers of 256 MiB (257 with their guards): the
  * SoA kick's 12 calls of 2^24 particles of 32 bytes, the particles made again and the reference's
@@ -159,9 +135,8 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
     return on && *on ? -1 : 0;
 }
 
-/* The problem of a correctness test or a profile run (strided_copy N [STRIDE], N from 0;
- * kick_soa N; matrix_add ROWS COLS) or of a probe (1000 elements at stride 3, 1000 particles,
- * 40 x 70). */
+/* The problem of a correctness test or a profile run (strided_copy N [STRIDE], N from 0; kick_soa
+ * N; matrix_add ROWS COLS) or of a probe (1000 elements at stride 3, 1000 particles, 40 x 70). */
 static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 {
     static co_size z;

@@ -1,14 +1,12 @@
 /* 03-bank-conflicts.c: the grader's suite for lab 03-bank-conflicts.
  *
- *   correctness  padded tile Gram matrices on floats and doubles: row counts a multiple of
- *                the 32-row tile or not, tiny and large ones, and one drawn from the run's
- *                seed, within the error bound of a dot product of 32 terms; the launchers
- *                return at once (the work is on the GPU); bank_conflict_degree on strides,
- *                broadcasts and random patterns (host code, run in the student's process)
- *   technique    the padded tiles in the PTX of the kernels that ran: a float row pitch that
- *                is not a multiple of 32 words, a double row pitch of an odd number of doubles
- *   performance  padded against the lab's own unpadded kernels, timed by the judge on fresh
- *                inputs every call
+ *   correctness  padded tile Gram matrices on floats and doubles, on row counts a multiple of
+ *                the 32-row tile or not (tiny, large, drawn from the run's seed), within the
+ *                error bound of a dot product of 32 terms; the launchers return at once;
+ *                bank_conflict_degree on strides, broadcasts and random patterns (host code)
+ *   technique    the padded tiles in the PTX of the kernels that ran: a float row pitch not a
+ *                multiple of 32 words, a double row pitch of an odd number of doubles
+ *   performance  padded against the lab's own unpadded kernels, on the judge's clock
  *   profile      shared-memory wavefronts per load (Nsight Compute): 1 for the padded float
  *                tile, at most 2 for the padded double tile */
 #include "grader.h"
@@ -16,48 +14,41 @@
 
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Thresholds, well inside the effect README.md predicts (to be measured): a verdict must
- * not flip between runs or GPUs. Per tile, the unpadded kernels take 33792 shared-memory
- * wavefronts, the padded float one 2048 (16.5x fewer) and the padded double one 3072 (11x).
- * An unpadded float kernel with its loop unrolled (128-bit loads, README.md "Wide loads")
- * takes 8448, 4x fewer than the given one: under the float threshold. */
+/* Thresholds well inside the effect README.md predicts and measures: no verdict flips between runs
+ * or GPUs. Per tile, the unpadded kernels take 33792 shared-memory wavefronts, the padded float one
+ * 2048 (16.5x fewer), the padded double one 3072 (11x); an unpadded float kernel unrolled into
+ * 128-bit loads (README.md "Wide loads") takes 8448 (4x fewer): under the float threshold. */
 #define MIN_DOUBLE_PADDED_OVER_UNPADDED 3.0 /* predicted 6x to 11x where FP64 is fast */
 #define MIN_DOUBLE_SLOW_FP64 1.3 /* FP64 at 1/32 of FP32 or slower: about 2x predicted */
 
 /* ---- tasks 1 and 3: padded tile Gram matrices (bc_problem's check) ---- */
 
-/* a partial last tile; whole tiles only; large; one row count from the run's seed */
-#define SMALL_ROWS "1, 31, 33, 100"
-#define WHOLE_ROWS "32, 64, 1024"
-#define LARGE_ROWS "262151, 262144" /* 2^18 + 7, 2^18 */
-#define SEEDED_ROWS "1..300000"
+/* the launchers, and their row counts: a partial last tile; whole tiles only; large; one
+ * count from the run's seed */
+#define FLOATS "tile_gram_padded"
+#define DOUBLES "tile_gram_double_padded"
+#define SMALL "1, 31, 33, 100"
+#define WHOLE "32, 64, 1024"
+#define LARGE "262151, 262144" /* 2^18 + 7, 2^18 */
+#define SEEDED " 1..300000"
 
-GL_RIGHT(padded_small, 2, 15, "padded Gram, 1 to 100 rows", .run = "tile_gram_padded",
-         .cases = SMALL_ROWS)
-GL_RIGHT(padded_whole, 1, 15, "padded Gram, whole tiles: 32 to 1024 rows",
-         .run = "tile_gram_padded", .cases = WHOLE_ROWS)
-GL_RIGHT(padded_large, 2, 30, "padded Gram, 2^18 + 7 and 2^18 rows", .run = "tile_gram_padded",
-         .cases = LARGE_ROWS)
-GL_RIGHT(padded_random, 1, 15, "padded Gram, rows from the seed",
-         .run = "tile_gram_padded " SEEDED_ROWS)
-GL_RIGHT(double_small, 2, 15, "padded double Gram, 1 to 100 rows",
-         .run = "tile_gram_double_padded", .cases = SMALL_ROWS)
-GL_RIGHT(double_whole, 1, 15, "padded double Gram, whole tiles", .run = "tile_gram_double_padded",
-         .cases = WHOLE_ROWS)
-GL_RIGHT(double_large, 2, 30, "padded double Gram, 2^18 + 7 and 2^18",
-         .run = "tile_gram_double_padded", .cases = LARGE_ROWS)
-GL_RIGHT(double_random, 1, 15, "padded double Gram, rows from the seed",
-         .run = "tile_gram_double_padded " SEEDED_ROWS)
+GL_RIGHT(padded_small, 2, 15, "padded Gram, 1 to 100 rows", .run = FLOATS, .cases = SMALL)
+GL_RIGHT(padded_whole, 1, 15, "padded Gram, whole tiles: 32 to 1024 rows", .run = FLOATS,
+         .cases = WHOLE)
+GL_RIGHT(padded_large, 2, 30, "padded Gram, 2^18 + 7 and 2^18 rows", .run = FLOATS, .cases = LARGE)
+GL_RIGHT(padded_random, 1, 15, "padded Gram, rows from the seed", .run = FLOATS SEEDED)
+GL_RIGHT(double_small, 2, 15, "padded double Gram, 1 to 100 rows", .run = DOUBLES, .cases = SMALL)
+GL_RIGHT(double_whole, 1, 15, "padded double Gram, whole tiles", .run = DOUBLES, .cases = WHOLE)
+GL_RIGHT(double_large, 2, 30, "padded double Gram, 2^18 + 7 and 2^18", .run = DOUBLES,
+         .cases = LARGE)
+GL_RIGHT(double_random, 1, 15, "padded double Gram, rows from the seed", .run = DOUBLES SEEDED)
 
 /* it only enqueues: 100000 rows behind a 150 ms kernel */
-GL_QUEUED(padded_async, 2, "padded Gram, launcher returns at once",
-          .run = "tile_gram_padded 100000")
-GL_QUEUED(double_async, 1, "padded double Gram, returns at once",
-          .run = "tile_gram_double_padded 100000")
+GL_QUEUED(padded_async, 2, "padded Gram, launcher returns at once", .run = FLOATS " 100000")
+GL_QUEUED(double_async, 1, "padded double Gram, returns at once", .run = DOUBLES " 100000")
 
 /* ---- task 2: bank_conflict_degree (host code, in the student's process) ---- */
 
@@ -100,62 +91,50 @@ GL_TEST(degree_broadcast, GL_CORRECTNESS, 2, 15, "conflict degree: broadcasts")
     expect_degree("four words of bank 0, a few of bank 1", words[3], 32, 4);
 }
 
-/* The random test's patterns, always the same, each with the wavefronts it takes, worked out
+/* The wavefronts of the random test's patterns (always the same), one digit each, worked out
  * once: a count of the kit's own here would be task 2's answer, handed out. */
-static const unsigned char random_wavefronts[300] = {
-    3, 2, 3, 3, 2, 1, 3, 4, 3, 4, 3, 2, 1, 4, 3, 1, 1, 3, 2, 3, 2, 2, 2, 3, 2, 4, 1, 1, 2, 3,
-    2, 3, 2, 3, 2, 2, 2, 2, 2, 2, 3, 2, 2, 3, 2, 3, 2, 2, 2, 3, 1, 2, 3, 1, 3, 2, 3, 1, 2, 1,
-    2, 1, 3, 2, 1, 2, 5, 3, 3, 1, 2, 2, 2, 1, 3, 2, 1, 1, 3, 2, 3, 3, 3, 2, 1, 3, 1, 1, 3, 2,
-    1, 3, 1, 4, 2, 3, 2, 2, 1, 1, 3, 2, 2, 3, 2, 4, 2, 3, 3, 2, 2, 4, 2, 2, 3, 3, 2, 4, 3, 2,
-    3, 3, 3, 3, 1, 3, 1, 2, 2, 1, 2, 1, 3, 3, 2, 2, 2, 2, 3, 3, 1, 2, 2, 1, 1, 3, 1, 5, 4, 2,
-    3, 1, 4, 1, 2, 1, 3, 3, 2, 2, 2, 2, 2, 3, 2, 2, 1, 2, 1, 2, 2, 2, 2, 2, 2, 1, 1, 3, 3, 1,
-    2, 2, 2, 2, 2, 2, 1, 2, 1, 2, 3, 3, 2, 4, 2, 1, 2, 3, 4, 2, 1, 3, 3, 1, 3, 1, 2, 3, 3, 1,
-    3, 1, 1, 4, 1, 3, 3, 2, 3, 2, 2, 1, 3, 3, 1, 3, 3, 2, 3, 1, 2, 3, 2, 2, 2, 3, 3, 2, 1, 2,
-    1, 3, 2, 2, 2, 2, 3, 3, 3, 2, 1, 2, 3, 3, 3, 3, 3, 2, 1, 3, 2, 2, 2, 4, 2, 1, 3, 1, 1, 2,
-    2, 3, 2, 2, 2, 1, 2, 2, 2, 1, 3, 2, 3, 3, 3, 1, 1, 3, 1, 2, 3, 3, 3, 3, 3, 1, 3, 2, 3, 2
-};
+static const char random_wavefronts[] =
+    "323321343432143113232223241123232322222232232322231231323121213212533122213"
+    "211323332131132131423221132232423322422332432333313122121332222331221131542"
+    "314121332222232212122222211331222222121233242123421331312331311413323221331"
+    "332312322233212132222333212333332132224213112232221222132333113123333313232";
 
 GL_TEST(degree_random, GL_CORRECTNESS, 2, 30, "conflict degree: random patterns")
 {
     int words[32], lanes, t, l;
     gl_rng rng;
-    for (t = 0; t < (int)sizeof random_wavefronts; t++) { /* pattern t: from seed t */
+    for (t = 0; t < (int)sizeof random_wavefronts - 1; t++) { /* pattern t: from seed t */
         gl_rng_init(&rng, (uint64_t)t, "03-bank-conflicts: an access pattern");
         lanes = 1 + (int)gl_rng_range(&rng, 0, 31);
         for (l = 0; l < lanes; l++)
             words[l] = (int)gl_rng_range(&rng, 0, t % 3 ? 255 : 2047);
-        expect_degree("a random pattern", words, lanes, random_wavefronts[t]);
+        expect_degree("a random pattern", words, lanes, random_wavefronts[t] - '0');
     }
 }
 
 /* ---- technique: the padded tiles in the PTX of the kernels that ran ---- */
 
-/* The padded tile's row pitch, in elements of its type (4-byte floats, or 8-byte doubles:
- * dbl), of a tile of BC_TILE rows (or two buffers of them): for floats not a multiple of 32
- * words, for doubles an odd number. */
+/* The padded tile's row pitch, in elements of its type (floats, or doubles: dbl), of a tile of
+ * BC_TILE rows (or two buffers of them): for floats not a multiple of 32 words, for doubles odd. */
 static void check_pitch(const char *kernel, int dbl)
 {
-    const char *lesson = dbl ? "Task 3 loads the tile of doubles into shared memory and takes "
-                               "the dot products of its rows from there"
-                             : "Task 1 loads the tile into shared memory and takes the dot "
-                               "products of its rows from there";
+    char lesson[128];
+    snprintf(lesson, sizeof lesson, "Task %d loads the tile%s into shared memory and takes the "
+             "dot products of its rows from there", dbl ? 3 : 1, dbl ? " of doubles" : "");
     long elems = gl_kernel_shared_bytes(kernel, lesson) / (dbl ? 8 : 4);
     long pitch = gl_tile_pitch(elems, BC_TILE, dbl ? 2 : 32);
     if (pitch == 0)
         gl_check_fail("%s's tile has %ld %s, not %d rows of equal length (nor two buffers of "
-                      "them)",
-                      kernel, elems, dbl ? "doubles" : "words", BC_TILE);
+                      "them)", kernel, elems, dbl ? "doubles" : "words", BC_TILE);
     if (!dbl && pitch % 32 == 0)
         gl_check_fail("%s's tile rows are %ld words long, a multiple of 32: tile[r][k] is in "
                       "bank (r * %ld + k) %% 32 = k %% 32, so the lanes reading column k hit one "
-                      "bank 32 times. Pad each row by one word",
-                      kernel, pitch, pitch);
+                      "bank 32 times. Pad each row by one word", kernel, pitch, pitch);
     if (dbl && pitch % 2 == 0)
         gl_check_fail("%s's tile rows are %ld doubles long, an even number: tile[r][k] starts at "
                       "word 2 (%ld r + k), and the 16 lanes of a half-warp reading a column share "
                       "bank pairs. A row of an odd number of doubles (%d + 1) gives them 16 "
-                      "different pairs",
-                      kernel, pitch, pitch, BC_TILE);
+                      "different pairs", kernel, pitch, pitch, BC_TILE);
 }
 
 GL_KERNEL_TEST(padded_pitch, 3, "float tile: pitch not a multiple of 32", "tile_gram_padded",
@@ -172,45 +151,39 @@ GL_FASTER(padded_vs_unpadded, 4, "padded faster than unpadded", .launcher = "til
           .than = "tile_gram", .than_is = "the given tile_gram",
           .factor = 5.0, /* predicted 8x to 16x */ .hint = FASTER)
 
-/* Where FP64 runs at 1/32 of FP32 or slower (GeForce, T4, L4), the padded double kernel's
- * 32 FP64 multiply-adds per thread take longer than its shared loads: padding gains about
- * 2x there, not 11x. */
+/* Where FP64 runs at 1/32 of FP32 or slower (GeForce, T4, L4), the padded double kernel's 32 FP64
+ * multiply-adds per thread take longer than its shared loads: padding gains about 2x, not 11x. */
 GL_TEST(double_padded_vs_unpadded, GL_PERFORMANCE, 4, 120, "double: padded faster")
 {
     int dev = 0, fp64 = 0; /* FP32 throughput over FP64 throughput */
     GL_CUDA(cudaGetDevice(&dev));
     GL_CUDA(cudaDeviceGetAttribute(&fp64, cudaDevAttrSingleToDoublePrecisionPerfRatio, dev));
     gl_claim_faster(&(gl_speed_claim){
-        .launcher = "tile_gram_double_padded", .than = "tile_gram_double",
-        .than_is = "the given tile_gram_double",
+        .launcher = DOUBLES, .than = "tile_gram_double", .than_is = "the given tile_gram_double",
         .factor = fp64 >= 32 ? MIN_DOUBLE_SLOW_FP64 : MIN_DOUBLE_PADDED_OVER_UNPADDED,
         .hint = fp64 >= 32 ? FASTER " (on this GPU, FP64 arithmetic runs at 1/32 of FP32 or "
                                     "slower, and bounds the padded kernel: the threshold is lower)"
                            : FASTER});
 }
 
-/* The largest test's memory (MiB): 8 inputs and 8 outputs of 2^20 rows of 32 floats (or 2^19
- * of doubles), an input made again and the kit's out of it. On a smaller pool every size is a
- * quarter. */
+/* The largest test's memory (MiB): 8 inputs and 8 outputs of 2^20 rows of 32 floats (or 2^19 of
+ * doubles), an input made again and the kit's out of it; on a smaller pool, every size a quarter */
 #define POOL_MIB (2304 + 128)
 
-/* The timed problem: 2^20 rows of floats, 2^19 of doubles (the same bytes): 2^15 or 2^14 tiles
- * a call, a round of 8 calls about 2 ms of the padded kernels on an H100 (README.md's
- * estimate). */
+/* The timed problem: 2^20 rows of floats, 2^19 of doubles (the same bytes): 2^15 or 2^14 tiles a
+ * call, a round of 8 calls about 2 ms of the padded kernels on an H100 (README.md's estimate). */
 static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static bc_gram_size z;
-    z.rows = strstr(launcher, "double") ? 1 << 19 : 1 << 20;
-    z.rows /= gl_pool_mib() >= POOL_MIB ? 1 : 4;
-    z.timed = 1;
+    z = (bc_gram_size){.rows = (strstr(launcher, "double") ? 1 << 19 : 1 << 20) /
+                               (gl_pool_mib() >= POOL_MIB ? 1 : 4), .timed = 1};
     *p = bc_problem(launcher, &z);
     return on && *on ? -1 : 0;
 }
 
 /* ---- profile: Nsight Compute counters ---- */
 
-/* 1 when no load has bank conflicts; the most of the kernels that did the work, each on its
- * own loads */
+/* 1 with no bank conflicts; the most of the kernels that did the work, each on its own loads */
 GL_COUNTER(padded_wavefronts, 3, "float: 1 wavefront per load",
            .counter = &gl_shared_load_wavefronts, .run = "tile_gram_padded 65536",
            .at_most = 1.6, /* 1.0; 2-way conflicts: 2 */

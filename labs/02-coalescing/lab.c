@@ -2,25 +2,20 @@
  * references, guards and hints) that the demo and the grader check and time. */
 #include "lab.h"
 
-#include "coalescing.h"
-
 #include <stdio.h>
 #include <string.h>
 
-typedef void (*copy_fn)(float *out, const float *in, int n);
-typedef void (*strided_fn)(float *out, const float *in, int n, int stride);
-typedef void (*kick_aos_fn)(struct particle *p, int n, float ex, float dt);
-typedef void (*kick_soa_fn)(struct particles p, int n, float ex, float dt);
-typedef void (*add_fn)(float *c, const float *a, const float *b, int rows, int cols);
-
-GL_INVOKER(call_copy, copy_fn, a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_strided, strided_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
-GL_INVOKER(call_kick_aos, kick_aos_fn, a, a[0].p, (int)a[1].i, (float)a[2].f, (float)a[3].f)
+GL_INVOKER(call_copy, void (*)(float *, const float *, int), a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_strided, void (*)(float *, const float *, int, int), a, a[0].p, a[1].p,
+           (int)a[2].i, (int)a[3].i)
+GL_INVOKER(call_kick_aos, void (*)(struct particle *, int, float, float), a, a[0].p, (int)a[1].i,
+           (float)a[2].f, (float)a[3].f)
 /* struct particles goes by value: its 8 device pointers travel one by one */
-GL_INVOKER(call_kick_soa, kick_soa_fn, a,
+GL_INVOKER(call_kick_soa, void (*)(struct particles, int, float, float), a,
            (struct particles){a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].p, a[6].p, a[7].p},
            (int)a[8].i, (float)a[9].f, (float)a[10].f)
-GL_INVOKER(call_add, add_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
+GL_INVOKER(call_add, void (*)(float *, const float *, const float *, int, int), a, a[0].p,
+           a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"copy_float", "ppi", call_copy, GL_GIVEN},
@@ -32,30 +27,27 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {NULL, NULL, NULL, 0},
 };
 
-/* The kick's field along x and its time step. */
-#define CO_EX 2.5f
-#define CO_DT 0.01f
+#define CO_EX 2.5f  /* the kick's field along x */
+#define CO_DT 0.01f /* and its time step */
 #define KICK_RULE "vx[i] += charge[i] / mass[i] * ex * dt, as in kick_aos_kernel"
 #define NONE_WRITTEN "is the kernel still a TODO, or is it never launched?"
 
-/* What a wrong kick most likely means. The particles are updated in place (never poisoned):
- * the first wrong field says what is wrong, vx kicked wrong or another field changed. */
+/* What a wrong SoA kick most likely means (the given kick_aos is never wrong). The particles are
+ * updated in place (never poisoned): the first wrong field says what is wrong, vx kicked wrong or
+ * another field changed. */
 static const char *kick_hint(void *ctx, const char *launcher, const gl_cmp *c)
 {
     static const char *const fields[8] = {"x", "y", "z", "vx", "vy", "vz", "mass", "charge"};
     static char hint[256];
     const co_size *z = ctx;
-    int aos = z->kind == 'a', k;
-    char where[32];
     (void)launcher;
     if (!c->shown) /* within the tolerance on the host, just out of it on the GPU */
         return "Only vx is written: " KICK_RULE;
-    k = (int)(aos ? c->diff[0].index % 8 : c->diff[0].index / (size_t)z->n);
-    snprintf(where, sizeof where, aos ? "field %d of a record" : "p[%d]", k);
+    int k = (int)(c->diff[0].index / (size_t)z->n); /* p[k], the array of field k */
     if (k != 3)
-        snprintf(hint, sizeof hint, "%s (%s) changed. Only vx is written", fields[k], where);
+        snprintf(hint, sizeof hint, "%s (p[%d]) changed. Only vx is written", fields[k], k);
     else
-        snprintf(hint, sizeof hint, "vx (%s) is wrong: " KICK_RULE "%s", where,
+        snprintf(hint, sizeof hint, "vx (p[3]) is wrong: " KICK_RULE "%s",
                  c->wrong != (size_t)z->n ? "" : " (if none was kicked: " NONE_WRITTEN ")");
     return hint;
 }
@@ -66,15 +58,14 @@ static size_t copy_in_floats(const co_size *z)
     return (size_t)z->offset + (z->n ? (size_t)(z->n - 1) * (size_t)z->stride + 1 : 1);
 }
 
-/* A copy's input, a matrix or the particles (lab.h): random in [-1, 1), but the records' every
- * float and the arrays' masses in [0.5, 2), never near 0. */
+/* A copy's input, a matrix or the particles: random in [-1, 1), but the records' every float and
+ * the arrays' masses in [0.5, 2), never near 0. */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const co_size *z = ctx;
-    size_t n = (size_t)z->n;
-    size_t floats = z->kind == 'm' ? (size_t)z->rows * z->cols
-                    : z->kind == 'c' ? copy_in_floats(z)
-                                     : 8 * n;
+    size_t n = (size_t)z->n, floats = z->kind == 'm' ? (size_t)z->rows * z->cols
+                                      : z->kind == 'c' ? copy_in_floats(z)
+                                                       : 8 * n;
     int records = z->kind == 'a';
     (void)k;
     gl_device_fill_float(dst, floats, records ? 0.5f : -1.0f, records ? 2.0f : 1.0f, seed);
@@ -82,29 +73,24 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
         gl_device_fill_float((float *)dst + 6 * n, n, 0.5f, 2.0f, gl_problem_seed(seed, 1));
 }
 
-/* Runs launcher (the demo's linked one; in the grader, the student's in its own process, or the
- * kit's own) on a call's buffers: kick_soa's 8 arrays of n floats lie one after the other (x, y,
- * z, vx, vy, vz, mass, charge). */
+/* kick_soa's 8 arrays of n floats lie one after the other (x, y, z, vx, vy, vz, mass, charge) */
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const co_size *z = ctx;
     float *f = buf[0];
     size_t n = (size_t)z->n;
-    if (z->kind == 'm') {
-        gl_arg a[] = {GL_P(buf[2]), GL_P(buf[0]), GL_P(buf[1]), GL_I(z->rows), GL_I(z->cols)};
-        gl_exec(launcher, a);
-    } else if (z->kind == 'a') {
-        gl_arg a[] = {GL_P(f), GL_I(z->n), GL_F(CO_EX), GL_F(CO_DT)};
-        gl_exec(launcher, a);
-    } else if (z->kind == 's') {
-        gl_arg a[] = {GL_P(f),         GL_P(f + n),     GL_P(f + 2 * n), GL_P(f + 3 * n),
-                      GL_P(f + 4 * n), GL_P(f + 5 * n), GL_P(f + 6 * n), GL_P(f + 7 * n),
-                      GL_I(z->n),      GL_F(CO_EX),     GL_F(CO_DT)};
-        gl_exec(launcher, a);
-    } else { /* copy_float takes no stride: it is not passed */
-        gl_arg a[] = {GL_P(buf[1]), GL_P(f + z->offset), GL_I(z->n), GL_I(z->stride)};
-        gl_exec(launcher, a);
-    }
+    if (z->kind == 'm')
+        gl_exec(launcher, (gl_arg[]){GL_P(buf[2]), GL_P(f), GL_P(buf[1]), GL_I(z->rows),
+                                     GL_I(z->cols)});
+    else if (z->kind == 'a')
+        gl_exec(launcher, (gl_arg[]){GL_P(f), GL_I(z->n), GL_F(CO_EX), GL_F(CO_DT)});
+    else if (z->kind == 's')
+        gl_exec(launcher, (gl_arg[]){GL_P(f), GL_P(f + n), GL_P(f + 2 * n), GL_P(f + 3 * n),
+                                     GL_P(f + 4 * n), GL_P(f + 5 * n), GL_P(f + 6 * n),
+                                     GL_P(f + 7 * n), GL_I(z->n), GL_F(CO_EX), GL_F(CO_DT)});
+    else /* copy_float takes no stride: it is not passed */
+        gl_exec(launcher, (gl_arg[]){GL_P(buf[1]), GL_P(f + z->offset), GL_I(z->n),
+                                     GL_I(z->stride)});
 }
 
 static void problem_copy(void *ctx, void *const *buf)
@@ -121,9 +107,8 @@ static void problem_kick_arrays(void *ctx, void *const *buf)
     size_t n = (size_t)z->n, words = sizeof(struct particle) / sizeof(float);
     gl_buf records = gl_buf_alloc(n * sizeof(struct particle), 0);
     float *r = records.ptr, *f = buf[0];
-    gl_device_copy_words_strided(r + 3, words, f + 3 * n, 1, n); /* vx */
-    gl_device_copy_words_strided(r + 6, words, f + 6 * n, 1, n); /* mass */
-    gl_device_copy_words_strided(r + 7, words, f + 7 * n, 1, n); /* charge */
+    for (size_t k = 0; k < words; k++) /* every field (the kick reads vx, mass and charge) */
+        gl_device_copy_words_strided(r + k, words, f + k * n, 1, n);
     problem_call(&(co_size){.n = z->n, .kind = 'a'}, "kick_aos", (void *[]){records.ptr});
     GL_CHECK_LAUNCH("kick_aos");
     gl_device_copy_words_strided(f + 3 * n, 1, r + 3, words, n);
@@ -135,8 +120,7 @@ gl_problem co_problem(const char *launcher, void *size)
     co_size *z = size;
     size_t bytes = (size_t)z->rows * z->cols * sizeof(float);
     /* a grid that does not test its bounds writes up to 31 rows or columns too far */
-    size_t guard = (size_t)32 * (size_t)(z->rows > z->cols ? z->rows : z->cols) * sizeof(float) +
-                   4096;
+    size_t guard = 32 * sizeof(float) * (size_t)(z->rows > z->cols ? z->rows : z->cols) + 4096;
     gl_problem p = {.what = z->what, .outputs = 1, .ctx = z, .make = problem_make,
                     .call = problem_call, .inputs_read_only = 1, .rounds = 5,
                     /* the copies' and the adds' (the kicks' hint_of says its own) */
@@ -164,19 +148,16 @@ gl_problem co_problem(const char *launcher, void *size)
     } else if (z->kind == 'c') { /* out[i] = in[offset + i * stride] */
         if (z->stride < 1 || !strcmp(launcher, "copy_float"))
             z->stride = 1; /* copy_float has none */
-        if (z->offset)
-            snprintf(z->what, sizeof z->what, "with n = %d from in + %d", z->n, z->offset);
-        else
-            snprintf(z->what, sizeof z->what, "with n = %d, stride = %d", z->n, z->stride);
+        snprintf(z->what, sizeof z->what, z->offset ? "with n = %d from in + %d" :
+                 "with n = %d, stride = %d", z->n, z->offset ? z->offset : z->stride);
         p.inputs = 1;
         p.reference_fn = problem_copy;
         p.work = 2.0 * z->n * sizeof(float);
         p.sets = 8;
         p.buf[0] = (gl_problem_buf){.name = "in", .bytes = copy_in_floats(z) * sizeof(float),
                                     .outside = "in is read-only input"};
-        /* compared as floats, exactly: the messages show values */
         p.buf[1] = (gl_problem_buf){.name = "out", .bytes = (size_t)z->n * sizeof(float),
-                                    .cmp = GL_CMP_FLOAT,
+                                    .cmp = GL_CMP_FLOAT, /* exact: the messages show values */
                                     .outside = "test i < n in the kernel (the last block has "
                                                "threads past n)"};
         p.hint = "out[i] is in[i * stride]: is the stride applied to the read, and only to the "
@@ -186,16 +167,14 @@ gl_problem co_problem(const char *launcher, void *size)
         snprintf(z->what, sizeof z->what, "with n = %d", z->n);
         p.reference = soa ? NULL : "kick_aos";
         p.reference_fn = soa ? problem_kick_arrays : NULL;
-        p.hint_of = kick_hint;
+        p.hint_of = soa ? kick_hint : NULL;
         p.work = 16.0 * z->n; /* vx, mass and charge read, vx written */
         /* a round's fixed cost (about 0.9 ms on an H100, inferred) spread over 12 of the SoA's
-         * short calls, as the old suite did: over 6 it gave 1.8x to 2.2x where the kernels
-         * differ by 3.5x */
+         * short calls: over 6 it gave 1.8x to 2.2x where the kernels differ by 3.5x */
         p.sets = soa ? 12 : 6;
-        p.buf[0] = (gl_problem_buf){.name = soa ? "p" : "the records",
-                                    .bytes = 8 * (size_t)z->n * sizeof(float),
-                                    .cmp = GL_CMP_FLOAT, .atol = 1e-6, .rtol = 1e-5,
-                                    .row = soa ? (size_t)z->n : 8, .made = 1,
+        p.buf[0] = (gl_problem_buf){.name = soa ? "p" : "the records", .made = 1,
+                                    .bytes = 8 * (size_t)z->n * sizeof(float), .cmp = GL_CMP_FLOAT,
+                                    .atol = 1e-6, .rtol = 1e-5, .row = soa ? (size_t)z->n : 8,
                                     .outside = "test i < n in the kernel"};
     }
     return p;

@@ -1,16 +1,15 @@
-/* demo.c: lab 03-bank-conflicts's bank maps and measurements: build/.../demo [--csv FILE] [ROWS]
- * (2^20 rows of 32 by default; make run LAB=03: your file, make demo LAB=03: the reference). A
- * few access patterns (each lane's bank, your bank_conflict_degree's count, the probe's time),
- * then the tile Gram matrices, unpadded (given) and padded (yours), each checked, then timed. */
+/* demo.c: lab 03-bank-conflicts's bank maps and measurements (make run LAB=03: your file; make
+ * demo LAB=03: the reference): access patterns (each lane's bank, your bank_conflict_degree's
+ * count, the probe's time), then the tile Gram matrices, unpadded and padded, checked, timed. */
 #include "lab.h" /* and, through gpulabs.h, <stdio.h> */
 
-static char predicted[6][12]; /* by bank_conflict_degree */
-static bc_gram_size gram; /* the correctness tests' problem, at the demo's size */
-
-/* Pattern i: lane l reads word first + l * stride (lab.h), an access of that many wavefronts */
+#define ITERS 4096 /* the probe's reads per lane */
+static char predicted[6][12];   /* by bank_conflict_degree */
+static gl_arg probe_args[6][3]; /* bank_probe's: its sink, the pattern's words, ITERS */
+static bc_gram_size gram;       /* the correctness tests' problem, at the demo's size */
 #define PROBE(i, name, stride, first, wavefronts) {.launcher = "bank_probe", .label = "probe", \
-    .keys = {name, predicted[i]}, .size = &(bc_probe_size){stride, first, wavefronts}, \
-    .over = &cases[0], .slowdown = 1, .unchecked = "-"}
+    .keys = {name, predicted[i]}, .size = (int[]){stride, first, wavefronts}, \
+    .args = probe_args[i], .over = &cases[0], .slowdown = 1, .unchecked = "-"}
 #define GRAM(fn, unpadded) {.launcher = fn, .label = "tile gram", .keys = {fn, "-"}, \
     .size = &gram, .over = &cases[unpadded]}
 static const gl_demo_case cases[] = {
@@ -20,23 +19,25 @@ static const gl_demo_case cases[] = {
     GRAM("tile_gram", 6), GRAM("tile_gram_padded", 6), GRAM("tile_gram_double", 8),
     GRAM("tile_gram_double_padded", 8), {.launcher = NULL}};
 
-/* Each pattern's bank map, and what bank_conflict_degree says of it; the notes (the GPU found) */
+/* Before the cases: each pattern's bank map and predicted count, its words on the GPU */
 static void bank_maps(gl_table *t)
 {
-    int i, l, words[32], got;
+    int i, l, words[32], got, *dev; /* the patterns' words, then the probe's sink */
+    GL_CUDA(cudaMalloc((void **)&dev, (6 * 32 + 1) * sizeof(int)));
     printf("Bank of the word each lane reads (lanes 0 to 31), the wavefronts your\n"
-           "bank_conflict_degree predicts, and the probe's time (%d reads per lane):\n\n",
-           BC_PROBE_ITERS);
+           "bank_conflict_degree predicts, and the probe's time (%d reads per lane):\n\n", ITERS);
     for (i = 0; i < 6; i++) {
-        const bc_probe_size *z = cases[i].size;
+        const int *z = cases[i].size; /* lane l reads word z[1] + l * z[0]: z[2] wavefronts */
         printf("  %-24s", cases[i].keys[0]);
-        for (l = 0; l < 32; l++) {
-            words[l] = z->first + l * z->stride; /* as the probe reads them */
-            printf(" %d", words[l] % BC_BANKS);
-        }
-        const char *why = bc_degree_check(cases[i].keys[0], words, 32, z->wavefronts, &got);
+        for (l = 0; l < 32; l++) /* each lane's word, and its bank */
+            printf(" %d", (words[l] = z[1] + l * z[0]) % BC_BANKS);
+        const char *why = bc_degree_check(cases[i].keys[0], words, 32, z[2], &got);
         snprintf(predicted[i], sizeof predicted[i], "%d", got);
         printf("\n%s%s%s", *why ? "    " : "", why, *why ? "\n" : "");
+        GL_CUDA(cudaMemcpy(dev + 32 * i, words, sizeof words, cudaMemcpyHostToDevice));
+        probe_args[i][0] = GL_P(dev + 6 * 32);
+        probe_args[i][1] = GL_P(dev + 32 * i);
+        probe_args[i][2] = GL_I(ITERS);
     }
     printf("\n");
     gl_table_note(t, "memcpy_gbps", "%.0f (cudaMemcpy device to device, read + write)",
@@ -52,9 +53,8 @@ int main(int argc, char **argv)
         .before = bank_maps};
     gl_demo_args args;
     char note[96];
-    gl_demo_parse(argc, argv, "[--csv FILE] [ROWS]  (default 2^20 rows of 32)", 1, 1,
-                  (1L << 31) / BC_TILE - 1, &args);
-    gram.rows = args.nvalues ? (int)args.values[0] : 1 << 20;
+    gl_demo_dims(argc, argv, "[--csv FILE] [ROWS]  (default 2^20 rows of 32)", 1, 1 << 20,
+                 (1L << 31) / BC_TILE - 1, &args, &gram.rows);
     snprintf(note, sizeof note, "tile Gram matrices of %d rows of %d", gram.rows, BC_TILE);
     return gl_demo_cases("03-bank-conflicts", note, cases, bc_problem, &options, &args);
 }

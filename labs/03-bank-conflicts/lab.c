@@ -1,34 +1,29 @@
 /* lab.c: lab 03-bank-conflicts described once (lab.h): the launchers, the tile Gram problem
- * with its check and hints, the demo's probe, and the conflict degree's check. */
+ * with its check and hints, and the conflict degree's check. */
 #include "lab.h"
 
-#include <cuda_runtime_api.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*gram_fn)(float *out, const float *in, int rows);
-typedef void (*gram_double_fn)(double *out, const double *in, int rows);
-typedef void (*probe_fn)(int *sink, const int *words, int iters);
-typedef int (*degree_fn)(const int *words, int lanes);
-GL_INVOKER(call_gram, gram_fn, a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_gram_double, gram_double_fn, a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_probe, probe_fn, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_gram, void (*)(float *, const float *, int), a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_double, void (*)(double *, const double *, int), a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_probe, void (*)(int *, const int *, int), a, a[0].p, a[1].p, (int)a[2].i)
 
 /* host code: words is a host array, copied to the callee */
 static long long call_degree(void *fn, const gl_arg *a)
 {
-    return ((degree_fn)fn)(a[0].p, (int)a[1].i);
+    return ((int (*)(const int *, int))fn)(a[0].p, (int)a[1].i);
 }
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"tile_gram", "ppi", call_gram, GL_GIVEN},
     {"tile_gram_padded", "ppi", call_gram, 0},
     {"bank_conflict_degree", "hi", call_degree, GL_HOST_CODE},
-    {"tile_gram_double", "ppi", call_gram_double, GL_GIVEN},
-    {"tile_gram_double_padded", "ppi", call_gram_double, 0},
+    {"tile_gram_double", "ppi", call_double, GL_GIVEN},
+    {"tile_gram_double_padded", "ppi", call_double, 0},
     {"bank_probe", "ppi", call_probe, GL_GIVEN},
     {NULL, NULL, NULL, 0},
 };
@@ -66,30 +61,27 @@ static double element(const void *in, int dbl, size_t i)
 }
 
 /* The correctness tests' check (buf: in, out, on the GPU): every element against the host's
- * reference, summed in double (a row past the end of the last tile is a row of zeros). A float
- * within its own FP32 error bound (gl_matmul.h: T T^T is a matrix product); a double within 2
- * gamma_33 (u = 2^-53) times the largest sum of |products|, the GPU's error and the
- * reference's added up. */
+ * reference, summed in double (a row past the last one is a row of zeros). A float within its own
+ * FP32 error bound (gl_matmul.h: T T^T is a matrix product); a double within 2 gamma_33 (u = 2^-53)
+ * times the largest sum of |products|: the GPU's error and the reference's. */
 static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 {
     static char why[2048];
-    static const int cols = BC_TILE;
     const double u = ldexp(1.0, -53), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
     const bc_gram_size *z = ctx;
     size_t n = (size_t)z->rows * BC_TILE, bytes = n * (z->dbl ? sizeof(double) : sizeof(float));
     void *in = xmalloc(2 * bytes), *got = (char *)in + bytes;
     double *ref = xmalloc(n * sizeof(double)), most = 0.0;
     float *ref_float = xmalloc(2 * n * sizeof(float)), *bound = ref_float + n;
-    size_t i, k, wrong;
     char found[1024];
     gl_cmp cmp;
     (void)seed; /* every element is compared */
     GL_CUDA(cudaMemcpy(in, buf[0], bytes, cudaMemcpyDeviceToHost));
     GL_CUDA(cudaMemcpy(got, buf[1], bytes, cudaMemcpyDeviceToHost));
-    for (i = 0; i < n; i++) { /* out[row][j]: row's dot product with the tile's row j */
+    for (size_t i = 0; i < n; i++) { /* out[row][j]: row's dot product with the tile's row j */
         size_t row = i / BC_TILE, other = row / BC_TILE * BC_TILE + i % BC_TILE;
         double sum = 0.0, abs_sum = 0.0;
-        for (k = 0; other < (size_t)z->rows && k < BC_TILE; k++) {
+        for (size_t k = 0; other < (size_t)z->rows && k < BC_TILE; k++) {
             double prod = element(in, z->dbl, row * BC_TILE + k) *
                           element(in, z->dbl, other * BC_TILE + k);
             sum += prod;
@@ -100,11 +92,11 @@ static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
         bound[i] = gl_matmul_bound(BC_TILE, abs_sum);
         most = fmax(most, abs_sum);
     }
-    wrong = z->dbl ? gl_compare_double(ref, got, n, 2.0 * gamma * most + DBL_MIN, 0.0, &cmp)
-                   : gl_compare_float_bound(ref_float, got, bound, n, &cmp);
+    size_t wrong = z->dbl ? gl_compare_double(ref, got, n, 2.0 * gamma * most + DBL_MIN, 0.0, &cmp)
+                          : gl_compare_float_bound(ref_float, got, bound, n, &cmp);
     why[0] = '\0';
     if (wrong) {
-        gl_cmp_describe(&cmp, "out", gl_index_2d, &cols, found, sizeof found);
+        gl_cmp_describe(&cmp, "out", gl_index_2d, &(int){BC_TILE}, found, sizeof found);
         snprintf(why, sizeof why, "%s. %s", found, hint(&cmp, z->rows));
     }
     free(in);
@@ -120,18 +112,17 @@ static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
     const bc_gram_size *z = ctx;
-    size_t n = (size_t)z->rows * BC_TILE, i;
-    double *in;
-    gl_rng rng;
+    size_t n = (size_t)z->rows * BC_TILE;
     (void)k; /* the input, the one buffer made */
     if (!z->dbl) {
         gl_device_fill_float(dst, n, -1.0f, 1.0f, seed);
     } else if (z->timed) {
         gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
     } else {
-        in = xmalloc(n * sizeof(double));
+        double *in = xmalloc(n * sizeof(double));
+        gl_rng rng;
         gl_rng_init(&rng, seed, "03-bank-conflicts: in");
-        for (i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++)
             in[i] = gl_rng_float(&rng, -1, 1) + 1e-9 * gl_rng_float(&rng, -1, 1);
         GL_CUDA(cudaMemcpy(dst, in, n * sizeof(double), cudaMemcpyHostToDevice));
         free(in);
@@ -144,72 +135,38 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
     gl_exec(launcher, a);
 }
 
-static gl_problem gram_problem(const char *launcher, bc_gram_size *z)
+gl_problem bc_problem(const char *launcher, void *size)
 {
     const double u = ldexp(1.0, -24), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
+    bc_gram_size *z = size;
+    if (!strcmp(launcher, "bank_probe"))
+        return (gl_problem){.what = ""}; /* the demo's probe, called on arguments of its own */
     z->dbl = strstr(launcher, "double") != NULL;
     gl_cmp_kind kind = z->dbl ? GL_CMP_DOUBLE : GL_CMP_FLOAT;
     size_t elem = z->dbl ? sizeof(double) : sizeof(float), bytes = (size_t)z->rows * BC_TILE * elem;
-    gl_problem p = {.what = z->what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1,
-                    .ctx = z, .make = problem_make, .call = problem_call,
-                    .inputs_read_only = 1};
-    snprintf(z->what, sizeof z->what, "on %d rows", z->rows);
-    /* a missing row bound writes the last tile whole: up to 31 rows past the end */
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .cmp = kind,
-                                .outside = "in is the read-only input",
-                                .guard = BC_TILE * BC_TILE * elem};
-    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = kind, .row = BC_TILE,
-                                .outside = "the last tile has fewer than 32 rows when rows is "
-                                           "not a multiple of 32; warp s writes row first + s of "
-                                           "out only if first + s < rows",
-                                .guard = BC_TILE * BC_TILE * elem};
     /* The timed problem's reference is the kit's unpadded kernel of the type, on the GPU (the
      * host's of 2^20 rows would take seconds a call). Two right FP32 results of one element
      * differ by at most twice the bound of a dot product of 32 terms (gl_matmul.h), 2 gamma_33
      * (u = 2^-24) times the sum of |products|, below 32 here; doubles (positive inputs): 1e-12
      * relative, far above 2 gamma_33 (u = 2^-53). A dropped or repeated product misses them
      * by far. */
-    if (!z->timed) {
-        p.verify = verify;
-        p.work = 2.0 * (double)bytes; /* the demo's rate: bytes in + out */
-    } else if (z->dbl) {
-        p.reference = "tile_gram_double";
-        p.buf[1].atol = p.buf[1].rtol = 1e-12;
-    } else {
-        p.reference = "tile_gram";
-        p.buf[1].atol = 2.0 * gamma * BC_TILE;
-    }
-    return p;
-}
-
-/* ---- the demo's probe: a pattern's cost ---- */
-
-static void probe_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    const bc_probe_size *z = ctx;
-    int words[32], l;
-    (void)k;
-    (void)seed; /* the pattern, the same every time */
-    for (l = 0; l < 32; l++)
-        words[l] = z->first + l * z->stride;
-    GL_CUDA(cudaMemcpy(dst, words, sizeof words, cudaMemcpyHostToDevice));
-}
-
-static void probe_call(void *ctx, const char *launcher, void *const *buf)
-{
-    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[0]), GL_I(BC_PROBE_ITERS)};
-    (void)ctx;
-    gl_exec(launcher, a); /* bank_probe */
-}
-
-gl_problem bc_problem(const char *launcher, void *size)
-{
-    gl_problem p = {.what = "on a pattern of 32 words", .inputs = 1, .outputs = 1, .ctx = size,
-                    .make = probe_make, .call = probe_call, .reference = "bank_probe"};
-    if (strcmp(launcher, "bank_probe"))
-        return gram_problem(launcher, size);
-    p.buf[0] = (gl_problem_buf){.name = "words", .bytes = 32 * sizeof(int)};
-    p.buf[1] = (gl_problem_buf){.name = "sink", .bytes = sizeof(int), .scratch = 1};
+    gl_problem p = {.what = z->what, .sets = 8, .rounds = 5, .inputs = 1, .outputs = 1,
+                    .ctx = z, .make = problem_make, .call = problem_call, .inputs_read_only = 1,
+                    .verify = z->timed ? NULL : verify,
+                    .reference = !z->timed ? NULL : z->dbl ? "tile_gram_double" : "tile_gram",
+                    .work = z->timed ? 0.0 : 2.0 * (double)bytes}; /* the demo's: in + out */
+    snprintf(z->what, sizeof z->what, "on %d rows", z->rows);
+    /* a missing row bound writes the last tile whole: up to 31 rows past the end */
+    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .cmp = kind,
+                                .outside = "in is the read-only input",
+                                .guard = BC_TILE * BC_TILE * elem};
+    p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = kind, .row = BC_TILE,
+                                .atol = !z->timed ? 0.0 : z->dbl ? 1e-12 : 2.0 * gamma * BC_TILE,
+                                .rtol = z->timed && z->dbl ? 1e-12 : 0.0,
+                                .outside = "the last tile has fewer than 32 rows when rows is "
+                                           "not a multiple of 32; warp s writes row first + s of "
+                                           "out only if first + s < rows",
+                                .guard = BC_TILE * BC_TILE * elem};
     return p;
 }
 
@@ -219,19 +176,15 @@ const char *bc_degree_check(const char *what, const int *words, int lanes, int w
 {
     static char why[1024];
     gl_arg a[] = {GL_H(words, (size_t)(lanes > 0 ? lanes : 0) * sizeof(int)), GL_I(lanes)};
-    char list[400];
+    char list[400] = "";
     size_t w = 0;
-    int i;
     *got = (int)gl_exec("bank_conflict_degree", a);
     why[0] = '\0';
-    if (*got == want)
-        return why;
-    if (lanes == 0) {
+    if (*got != want && lanes == 0)
         snprintf(why, sizeof why, "bank_conflict_degree with 0 lanes returned %d, not 0", *got);
+    if (*got == want || lanes == 0)
         return why;
-    }
-    list[0] = '\0';
-    for (i = 0; i < lanes && w < sizeof list - 8; i++)
+    for (int i = 0; i < lanes && w < sizeof list - 8; i++)
         w += (size_t)snprintf(list + w, sizeof list - w, "%s%d", i ? " " : "", words[i]);
     snprintf(why, sizeof why,
              "bank_conflict_degree for %s (%d lanes reading words %s) returned %d; the access "
