@@ -58,14 +58,15 @@ GL_QUEUED(lookup_async, 1, "global lookup, launcher returns at once",
 GL_QUEUED(long_async, 1, "long filter, launcher returns at once",
           .run = "convolve_long 1048579 100")
 
-/* How many ld.const the given kernel has in the baselines' PTX (the grader's own copy). */
-static int baseline_ld_const(const char *kernel)
+/* The test tells the two apart: the given kernel has ld.const or none (has), in the baselines'
+ * PTX (the grader's own copy). */
+static void given_ld_const(const char *kernel, int has)
 {
     gl_ptx_entry e;
     char *ptx = gl_given_ptx(kernel, &e);
     int n = gl_ptx_count(&e, "ld.const");
     free(ptx);
-    return n;
+    gl_given_tells_apart(has == (n > 0), kernel, has ? "has no ld.const" : "has ld.const");
 }
 
 static void check_reads_c_coeffs(const char *kernel)
@@ -74,7 +75,6 @@ static void check_reads_c_coeffs(const char *kernel)
     char *ptx = gl_kernel_ptx(kernel, &e);
     long bytes = gl_ptx_const_bytes(ptx, "c_coeffs");
     int ld_const = gl_ptx_count(&e, "ld.const"), named = gl_ptx_names(&e, "c_coeffs");
-
     if (bytes < 0)
         gl_check_fail("the PTX of constant_memory.cu has no __constant__ array c_coeffs (.const "
                       "... c_coeffs[%d]): keep `__constant__ float c_coeffs[CM_COEFFS];` of the "
@@ -96,9 +96,7 @@ static void check_reads_c_coeffs(const char *kernel)
 GL_TEST(constant_reads_c_coeffs, GL_TECHNIQUE, 3, 10,
         "constant coefficients: ld.const from c_coeffs")
 {
-    /* the test tells the two apart: the given kernel has none */
-    gl_given_tells_apart(baseline_ld_const("poly_global_kernel") == 0, "poly_global_kernel",
-                         "has ld.const");
+    given_ld_const("poly_global_kernel", 0);
     GL_FOR_EACH_KERNEL("poly_constant", "poly_constant_kernel", k) check_reads_c_coeffs(k);
 }
 
@@ -136,9 +134,7 @@ static void check_readonly(const char *kernel, const char *what, int task)
 
 GL_TEST(lookup_readonly, GL_TECHNIQUE, 2, 10, "global lookup: ld.global.nc")
 {
-    /* the test tells the two apart: the given lookup reads constant memory */
-    gl_given_tells_apart(baseline_ld_const("lookup_constant_kernel") > 0,
-                         "lookup_constant_kernel", "has no ld.const");
+    given_ld_const("lookup_constant_kernel", 1); /* the given lookup reads constant memory */
     GL_FOR_EACH_KERNEL("lookup_global", "lookup_global_kernel", k)
         check_readonly(k, "the table", 2);
 }
@@ -259,8 +255,7 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
 static void probe(const char *launcher)
 {
     static cm_size z;
-    if (!strcmp(launcher, "set_coeffs"))
-        launcher = "poly_constant";
+    launcher = strcmp(launcher, "set_coeffs") ? launcher : "poly_constant";
     z = (cm_size){.n = 1000, .ntaps = 100};
     gl_problem p = cm_problem(launcher, &z);
     gl_problem_check(launcher, &p, gl_seed() ^ 0x50726f62u);

@@ -1,9 +1,8 @@
 /* tests/04-constant-memory.cu: the suite's own kernel (the judge's), the reference for the timed
- * outputs of tasks 2 and 3, whose given kernels are the slow sides of their lessons (25 ms and
- * 3.4 ms a call on an H100). It reads the data from global memory and adds in the same order:
- *     out[i] = sum for k < terms of weight[k] * src[(start(i) + k) & mask]
- * the lookup with start(i) = idx[i], weights 1 and mask CM_TABLE - 1, the convolution with
- * start(i) = i, its taps as weights and no mask: neither task's kernel, it takes no side. */
+ * outputs of tasks 2 and 3, whose given kernels are their lessons' slow sides (25 ms and 3.4 ms
+ * a call on an H100): out[i] = sum for k < terms of weight[k] * src[(start(i) + k) & mask], the
+ * lookup with start(i) = idx[i], weights 1, mask CM_TABLE - 1, the convolution with start(i) = i,
+ * its taps as weights, no mask; from global memory, in the same order: it takes no side. */
 #include "constant_memory.h"
 
 #include <cuda_runtime.h>

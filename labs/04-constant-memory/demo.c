@@ -7,9 +7,8 @@
 
 /* A row: launcher fn, shown as name, with t taps (a filter; key: t or "-") or uniform indices
  * (u: a lookup's, one per warp), its speedup over row `base` (itself: 1.00); n is set in main. */
-#define ROW(fn, name, key, t, u, base)                                                             \
-    {.launcher = fn, .label = name, .keys = {key}, .over = &cases[base],                           \
-     .size = &(cm_size){.ntaps = t, .uniform = u}}
+#define ROW(fn, name, key, t, u, base) {.launcher = fn, .label = name, .keys = {key},              \
+     .over = &cases[base], .size = &(cm_size){.ntaps = t, .uniform = u}}
 #define FILTERS(t, at) /* the given constant filter, then the global one */                        \
     ROW("convolve_constant_runtime", "convolve_constant_runtime", #t, t, 0, at),                   \
         ROW("convolve_long", "convolve_long", #t, t, 0, at)
