@@ -87,13 +87,12 @@ GL_SHARE(stride1_vs_copy, 4, "stride 1 as fast as the kit's copy", .launcher = "
                  "own)?")
 
 GL_FASTER(soa_vs_aos, 4, "SoA kick faster than AoS", .launcher = "kick_soa", .than = "kick_aos",
-          .than_is = "the given kick_aos", .factor = 1.3, /* the reference: 2.7x, 1.4x at 1/4 SMs */
+          .factor = 1.3, /* the reference: 2.7x, 1.4x at 1/4 SMs */
           .hint = "Reading 3 arrays of floats should be that much faster than reading 3 fields "
                   "of 32-byte records (useful bytes: vx, mass and charge read, vx written)")
 
 GL_FASTER(add_vs_naive, 4, "matrix add faster than naive mapping", .launcher = "matrix_add",
-          .than = "matrix_add_naive", .than_is = "the given matrix_add_naive",
-          .factor = 1.8, /* the reference: 2.9x (H200), 3.1x (H100) */
+          .than = "matrix_add_naive", .factor = 1.8, /* the reference: 2.9x (H200), 3.1x (H100) */
           .hint = "Letting threadIdx.x walk along the rows should make it that much faster")
 
 /* ---- profile: Nsight Compute counters ---- */

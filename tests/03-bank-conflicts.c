@@ -148,8 +148,7 @@ GL_KERNEL_TEST(double_pitch, 3, "double tile: an odd number per row", "tile_gram
                "much faster"
 
 GL_FASTER(padded_vs_unpadded, 4, "padded faster than unpadded", .launcher = "tile_gram_padded",
-          .than = "tile_gram", .than_is = "the given tile_gram",
-          .factor = 5.0, /* predicted 8x to 16x */ .hint = FASTER)
+          .than = "tile_gram", .factor = 5.0, /* predicted 8x to 16x */ .hint = FASTER)
 
 /* Where FP64 runs at 1/32 of FP32 or slower (GeForce, T4, L4), the padded double kernel's 32 FP64
  * multiply-adds per thread take longer than its shared loads: padding gains about 2x, not 11x. */
@@ -159,7 +158,7 @@ GL_TEST(double_padded_vs_unpadded, GL_PERFORMANCE, 4, 120, "double: padded faste
     GL_CUDA(cudaGetDevice(&dev));
     GL_CUDA(cudaDeviceGetAttribute(&fp64, cudaDevAttrSingleToDoublePrecisionPerfRatio, dev));
     gl_claim_faster(&(gl_speed_claim){
-        .launcher = DOUBLES, .than = "tile_gram_double", .than_is = "the given tile_gram_double",
+        .launcher = DOUBLES, .than = "tile_gram_double",
         .factor = fp64 >= 32 ? MIN_DOUBLE_SLOW_FP64 : MIN_DOUBLE_PADDED_OVER_UNPADDED,
         .hint = fp64 >= 32 ? FASTER " (on this GPU, FP64 arithmetic runs at 1/32 of FP32 or "
                                     "slower, and bounds the padded kernel: the threshold is lower)"

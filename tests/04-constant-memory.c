@@ -143,7 +143,7 @@ GL_KERNEL_TEST(long_readonly, 2, "long filter: ld.global.nc", "convolve_long",
                "convolve_long_kernel", check_readonly(k, "the taps", 3))
 
 GL_FASTER(constant_vs_global, 4, "constant coefficients faster than global",
-          .launcher = "poly_constant", .than = "poly_global", .than_is = "the given poly_global",
+          .launcher = "poly_constant", .than = "poly_global",
           .factor = 1.5, /* time ratios: 512 coefficients, 2^24 outputs; H100 2.34 to 2.41 */
           .hint = "Every lane of a warp reads the same coefficient at the same time: read it "
                   "from c_coeffs[k], with the loop unrolled (#pragma unroll), so that the "
@@ -154,15 +154,13 @@ GL_FASTER(constant_vs_global, 4, "constant coefficients faster than global",
 
 GL_FASTER(long_vs_constant_runtime, 4, "1024 run-time taps: global faster than constant",
           .launcher = "convolve_long", .than = "convolve_constant_runtime",
-          .than_is = "the given convolve_constant_runtime",
           .factor = 1.35, /* 1024 run-time taps, 2^22 outputs (H100 4.0x, 2.0x at 1/4 SMs) */
           .hint = "Read the taps from global memory through `const float *__restrict__` "
                   "pointers: the read-only data cache keeps up where a long run-time loop over "
                   "constant memory does not")
 
 GL_FASTER(lookup_random_global_vs_constant, 4, "random lookup: global faster than constant",
-          .launcher = "lookup_global", .than = "lookup_constant",
-          .than_is = "the given lookup_constant", .on = "random",
+          .launcher = "lookup_global", .than = "lookup_constant", .on = "random",
           .factor = 20.0, /* the lookup on random indices, 2^24 outputs */
           .hint = "When the lanes of a warp read different addresses, constant memory serves "
                   "them one at a time; read the table from global memory through `const float "

@@ -216,21 +216,18 @@ GL_TEST(sum_last_block_ticket, GL_TECHNIQUE, 3, 10, "last block: partial, fence,
 
 GL_FASTER(shared_vs_global_uniform, 4, "privatised faster, random bytes",
           .launcher = "histogram_shared", .than = "histogram_global",
-          .than_is = "the given histogram_global",
           .factor = 14, /* 2^26 random bytes (H100: 74x, 21x at 1/4 SMs) */
           .hint = "Each block counts into its own __shared__ histogram and merges it with one "
                   "global atomicAdd per bin")
 
 GL_FASTER(bins_vs_global_skewed, 4, "any bin count faster, 90% in one bin",
-          .launcher = "histogram_bins", .than = "histogram_bins_global",
-          .than_is = "the given histogram_bins_global", .on = "skewed",
+          .launcher = "histogram_bins", .than = "histogram_bins_global", .on = "skewed",
           .factor = 20, /* 1000 bins, 90% hot (H200: 199x) */
           .hint = "Count in the block's dynamic shared histogram (extern __shared__), merge once "
                   "per bin per block")
 
 GL_FASTER(bins_vs_global_uniform, 4, "any bin count faster, uniform",
-          .launcher = "histogram_bins", .than = "histogram_bins_global",
-          .than_is = "the given histogram_bins_global", .on = "uniform",
+          .launcher = "histogram_bins", .than = "histogram_bins_global", .on = "uniform",
           .factor = 3.8, /* 1000 bins, uniform (H100: 15x, 5.8x at 1/4 SMs) */
           .hint = "Count in the block's dynamic shared histogram (extern __shared__), merge once "
                   "per bin per block")

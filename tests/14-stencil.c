@@ -125,13 +125,12 @@ GL_TEST(texture_no_edge_code, GL_TECHNIQUE, 2, 10, "texture: no clamping code")
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
 GL_FASTER(shared_vs_global, 5, "shared at least as fast as global", .launcher = "stencil_shared",
-          .than = "stencil_global", .than_is = "the given stencil_global",
-          .factor = 1.0, /* H100: 2.18x (calibrate), 3.45x (the demo) */
+          .than = "stencil_global", .factor = 1.0, /* H100: 2.18x (calibrate), 3.45x (the demo) */
           .hint = "Does each block read its tile and halo from global memory once, and then "
                   "only shared memory, with consecutive threadIdx.x on consecutive columns?")
 
 GL_SHARE(texture_vs_global, 3, "texture within reach of global", .launcher = "stencil_texture",
-         .than = "stencil_global", .than_is = "the given stencil_global",
+         .than = "stencil_global",
          .percent = 15, /* H100 29.6%, H200 28.8%: the texture unit, 81 fetches a pixel */
          .hint = "One fetch per window pixel, point sampling, one texture object a call: is "
                  "the kernel doing more (several fetches a pixel, filtering)?")
@@ -151,8 +150,9 @@ static const gl_counter loads_per_store = {
                           "smsp__sass_inst_executed_op_global_st.sum"},
     2, 1u << 0, 1u << 1, loads_detail};
 
-GL_COUNTER(shared_global_loads, 4, "shared: few global loads per output", .counter = &loads_per_store,
-           .run = "stencil_shared 2048 2048", .at_most = 8, /* reference about 1.6, given 81 */
+GL_COUNTER(shared_global_loads, 4, "shared: few global loads per output",
+           .counter = &loads_per_store, .run = "stencil_shared 2048 2048",
+           .at_most = 8, /* reference about 1.6, given 81 */
            .hint = "Its kernel still reads the window from global memory: load the tile and "
                    "its halo once, then read only shared memory",
            .none = "no kernel stored the output with global stores")

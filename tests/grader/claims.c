@@ -137,9 +137,15 @@ static timing timed(const char *launcher, const char *on)
     return t;
 }
 
+/* The baseline in words: the claim's own, else "the given NAME" for a given launcher */
 static const char *than_is(const gl_speed_claim *c)
 {
-    return c->than_is ? c->than_is : c->than;
+    static char given[128];
+    const gl_launcher *l = gl_launcher_find(c->than);
+    if (c->than_is || !l || !(l->flags & GL_GIVEN))
+        return c->than_is ? c->than_is : c->than;
+    snprintf(given, sizeof given, "the given %s", c->than);
+    return given;
 }
 
 void gl_claim_faster(const gl_speed_claim *c)

@@ -400,7 +400,7 @@ double gl_profile_ratio(const char *const *metrics, int nmetrics, unsigned num_m
 typedef struct {
     const char *launcher; /* judged */
     const char *than;     /* the baseline it is compared with */
-    const char *than_is;  /* the baseline in words ("the naive transpose"); NULL: its name */
+    const char *than_is;  /* the baseline in words; NULL: "the given NAME" or its name */
     double factor;        /* GL_FASTER: launcher's rate over than's, at least */
     double percent;       /* GL_SHARE: launcher's rate in percent of than's, at least */
     const char *on;       /* which of the lab's timed problems (GL_LAB.timed); NULL: its usual */
