@@ -18,18 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each n of sizes: calls 1 .. calls of a row on the same buffers, each checked after the ones
- * before it (lab.h's reduce_problem); how: "", " wraps" or " same". */
-static void check_rows(const char *launcher, const int *sizes, int nsizes, int calls,
-                       const char *how)
-{
-    for (int s = 0; s < nsizes; s++)
-        for (int call = 1; call <= calls; call++)
-            gl_expect_right("%s %d %d%s", launcher, sizes[s], call, how);
-}
+/* Each n: calls 1 .. calls of a row on the same buffers, each checked after the ones before it
+ * (lab.h's reduce_problem); how: "", " wraps" or " same". */
 #define ROWS(launcher, calls, how, ...)                                                       \
-    check_rows(launcher, (const int[]){__VA_ARGS__},                                          \
-               (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int)), calls, how)
+    for (size_t i_ = 0; i_ < sizeof((int[]){__VA_ARGS__}) / sizeof(int); i_++)               \
+        for (int call_ = 1; call_ <= (calls); call_++)                                        \
+            gl_expect_right("%s %d %d%s", launcher, ((int[]){__VA_ARGS__})[i_], call_, how)
 
 /* Large n; the grid-stride launchers (rows of three calls) also 4 grid strides (the unrolled
  * loop only, no tail) and 7 strides - 1 (a tail of three strides but one element), at their
@@ -169,7 +163,7 @@ static void check_last_warp(const char *kernel)
 KERNEL_TEST(shuffle_last_warp, 3, "shuffle: warp shuffles in the last warp", "reduce_shuffle",
             "reduce_shuffle_kernel", check_last_warp(k))
 
-static void check_grid_stride_kernel(const char *kernel)
+static void check_grid_stride(const char *kernel)
 {
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
     gl_expect_warp_reduction(e, kernel, "task 4's block_sum adds within each warp with "
@@ -182,10 +176,9 @@ static void check_grid_stride_kernel(const char *kernel)
 GL_TEST(grid_stride_shuffle_atomic, GL_TECHNIQUE, 3, 10,
         "grid-stride: shuffles and one atomic add per block")
 {
-    FOR_EACH_KERNEL("reduce_grid_stride", "reduce_grid_stride_kernel", k)
-        check_grid_stride_kernel(k);
+    FOR_EACH_KERNEL("reduce_grid_stride", "reduce_grid_stride_kernel", k) check_grid_stride(k);
     FOR_EACH_KERNEL("reduce_grid_stride_int", "reduce_grid_stride_int_kernel", k_int)
-        check_grid_stride_kernel(k_int);
+        check_grid_stride(k_int);
 }
 
 /* A ticket: atomicInc (it wraps the counter back to 0 at the last ticket), or an integer
@@ -211,57 +204,51 @@ KERNEL_TEST(last_block_ticket, 2, "last block: a ticket, no float atomicAdd", "r
             "reduce_last_block_kernel", check_ticket(k))
 
 /* __threadfence() between the partial and the ticket, on every path, on one thread */
-static void check_fence(const char *kernel)
-{
-    gl_expect_last_block(gl_kernel_entry(kernel), kernel, GL_TICKET_INC_OR_ADD, -1,
-                         "partial[blockIdx.x]",
-                         "A block that draws its ticket before its partial is visible to the "
-                         "whole GPU lets the last block read a stale partial[] and add it: a rare "
-                         "race, which passes almost every run and fails some. In that order, by "
-                         "the same thread: partial[blockIdx.x] = v; __threadfence(); ticket = "
-                         "atomicInc(&blocks_done, gridDim.x - 1)");
-}
-
 KERNEL_TEST(last_block_fence, 1, "last block: __threadfence() between the partial and the ticket",
-            "reduce_last_block", "reduce_last_block_kernel", check_fence(k))
+            "reduce_last_block", "reduce_last_block_kernel",
+            gl_expect_last_block(gl_kernel_entry(k), k, GL_TICKET_INC_OR_ADD, -1,
+                                 "partial[blockIdx.x]",
+                                 "A block that draws its ticket before its partial is visible to "
+                                 "the whole GPU lets the last block read a stale partial[] and add "
+                                 "it: a rare race, which passes almost every run and fails some. "
+                                 "In that order, by the same thread: partial[blockIdx.x] = v; "
+                                 "__threadfence(); ticket = atomicInc(&blocks_done, "
+                                 "gridDim.x - 1)"))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
-GL_FASTER(sequential_vs_interleaved, 4, "sequential faster than interleaved",
-          .launcher = "reduce_sequential", .than = "reduce_interleaved",
-          .than_is = "the given reduce_interleaved", .factor = 1.2, /* H200: 1.90, H100: 1.85 */
+#define VS_INTERLEAVED .than = "reduce_interleaved", .than_is = "the given reduce_interleaved"
+
+GL_FASTER(sequential_vs_interleaved, 4, "sequential faster than interleaved", VS_INTERLEAVED,
+          .launcher = "reduce_sequential", .factor = 1.2, /* H200: 1.90, H100: 1.85 */
           .hint = "With tid < s the active threads are contiguous: whole warps finish early, no "
                   "warp diverges until s < 32, and there is no tid % (2 s) to compute")
 
-GL_FASTER(shuffle_vs_interleaved, 4, "shuffle far faster than interleaved",
-          .launcher = "reduce_shuffle", .than = "reduce_interleaved",
-          .than_is = "the given reduce_interleaved",
+GL_FASTER(shuffle_vs_interleaved, 4, "shuffle far faster than interleaved", VS_INTERLEAVED,
+          .launcher = "reduce_shuffle",
           .factor = 2.6, /* H200: 5.25, H100: 4.14 (the sequential tree alone: 2.02) */
           .hint = "Sequential addressing alone reaches about 2x. Task 3 also starts half as many "
                   "blocks (two elements per thread, added as they load) and finishes the last "
                   "five steps in one warp with shuffles, without barriers")
 
 /* The copy the grid-stride launchers' read bandwidth is a share of, and what reaches it */
-#define COPY_IS                                                                               \
-    "the copy (cudaMemcpy device to device of the same bytes, timed the same way; its GB/s "  \
-    "count read + written)"
+#define VS_COPY                                                                               \
+    .than = "gl_copy", .than_is = "the copy (cudaMemcpy device to device of the same bytes, "  \
+                                  "timed the same way; its GB/s count read + written)"
 #define GRID_STRIDE_HINT                                                                      \
     "A fixed grid of a few blocks per SM, four loads in flight per thread (four "             \
     "accumulators), and one atomic"
 
-GL_SHARE(grid_stride_pct_of_copy, 4, "grid-stride near the copy bandwidth",
-         .launcher = "reduce_grid_stride", .than = "gl_copy", .than_is = COPY_IS,
-         .percent = 48, /* H200: 73 to 81, H100: 83 to 87 */
+GL_SHARE(grid_stride_pct_of_copy, 4, "grid-stride near the copy bandwidth", VS_COPY,
+         .launcher = "reduce_grid_stride", .percent = 48, /* H200: 73 to 81, H100: 83 to 87 */
          .hint = GRID_STRIDE_HINT " per block")
 
-GL_SHARE(grid_stride_int_pct_of_copy, 4, "grid-stride int near the copy bandwidth",
-         .launcher = "reduce_grid_stride_int", .than = "gl_copy", .than_is = COPY_IS,
-         .percent = 48, /* H200: 73 to 81, H100: 86 to 88 */
+GL_SHARE(grid_stride_int_pct_of_copy, 4, "grid-stride int near the copy bandwidth", VS_COPY,
+         .launcher = "reduce_grid_stride_int", .percent = 48, /* H200: 73 to 81, H100: 86 to 88 */
          .hint = GRID_STRIDE_HINT " per block")
 
-GL_SHARE(last_block_pct_of_copy, 4, "last block near the copy bandwidth",
-         .launcher = "reduce_last_block", .than = "gl_copy", .than_is = COPY_IS,
-         .percent = 50, /* H200: 84, H100: 85 to 87 */
+GL_SHARE(last_block_pct_of_copy, 4, "last block near the copy bandwidth", VS_COPY,
+         .launcher = "reduce_last_block", .percent = 50, /* H200: 84, H100: 85 to 87 */
          .hint = GRID_STRIDE_HINT " (here: one ticket) per block")
 
 /* The copy's round, the largest: REDUCE_SETS calls on 2^28 floats in and 2^28 out (a

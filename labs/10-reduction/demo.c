@@ -37,9 +37,8 @@ int main(int argc, char **argv)
     gl_device_info info;
     char why[256], note[96];
 
-    gl_demo_parse(argc, argv, "[--csv FILE] [N]  (default 2^28 elements)", 1, 1, REDUCE_MAX_N,
-                  &args);
-    z.n = args.nvalues > 0 ? (int)args.values[0] : 1 << 28;
+    gl_demo_dims(argc, argv, "[--csv FILE] [N]  (default 2^28 elements)", 1, 1 << 28,
+                 REDUCE_MAX_N, &args, &z.n);
     if (gl_device_query(&info, why, sizeof why) == 0) { /* else gl_demo_cases says why, exits */
         options.pct_of = gl_memcpy_gbps((size_t)z.n * sizeof(float)); /* the input's bytes */
         snprintf(gpu, sizeof gpu, "%s (sm_%d%d, %d SMs)", info.name, info.cc_major,

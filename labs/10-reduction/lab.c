@@ -67,98 +67,54 @@ static const char *hint(const char *name)
 #define PAST_N_INT 1000003
 #define EXACT_MAX_N (1 << 20) /* integer-valued floats are exact in any order up to this n */
 
-typedef enum { INTEGER_VALUED, RANDOM_FLOATS, SMALL_INTS, WRAPPING_INTS } input_kind;
-
-static const char *const kind_names[] = {
-    "integers in [-16, 16] stored as floats", "random floats in [-1, 1)",
-    "random ints in [-1000, 1000]", "random ints in [-2^30, 2^30] (the sum wraps)"};
-
-/* The input of call c of the row: call 1 of floats integer-valued up to EXACT_MAX_N, the
- * others random; call 3, and every call with same, at in + *offset = in + 1. */
-static input_kind kind_of(const reduce_size *z, int c, int *offset)
+/* Call c of the row's input in words: integer-valued floats on call 1 of floats up to
+ * EXACT_MAX_N (*exact), the others random; call 3, and every call with same, at in + *offset
+ * = in + 1. */
+static const char *input_of(const reduce_size *z, int c, int *exact, int *offset)
 {
+    *exact = !z->ints && !z->same && c == 1 && z->n <= EXACT_MAX_N;
     *offset = z->same || c == 3;
     if (z->ints)
-        return z->wraps ? WRAPPING_INTS : SMALL_INTS;
-    return !z->same && c == 1 && z->n <= EXACT_MAX_N ? INTEGER_VALUED : RANDOM_FLOATS;
-}
-
-static size_t room(const reduce_size *z)
-{
-    return ((size_t)z->n + 1 + PAST_N) * sizeof(float);
+        return z->wraps ? "random ints in [-2^30, 2^30] (the sum wraps)"
+                        : "random ints in [-1000, 1000]";
+    return *exact ? "integers in [-16, 16] stored as floats" : "random floats in [-1, 1)";
 }
 
 /* Call c's input into dst, made on the host from z->seed (the same for every call with same),
- * and its sums into z: the last input made is the checked call's. */
+ * its sums, exact and offset into z: the last input made is the one of the call that runs next. */
 static void make_input(reduce_size *z, int c, void *dst)
 {
-    size_t count = room(z) / sizeof(float), n = (size_t)z->n;
-    int offset;
-    input_kind kind = kind_of(z, c, &offset);
-    float *f = malloc(room(z));
-    int *x = (int *)f;
+    input_of(z, c, &z->exact, &z->offset);
+    size_t n = (size_t)z->n, count = n + 1 + PAST_N, at = (size_t)z->offset;
+    float *f = malloc(count * sizeof(float));
+    int *x = (int *)f, lo = z->wraps ? -(1 << 30) : -1000;
     gl_rng rng;
     if (!f)
         gl_fail("out of host memory for n = %d", z->n);
     gl_rng_init(&rng, z->same ? z->seed : gl_problem_seed(z->seed, c), "reduction input");
-    z->exact = kind == INTEGER_VALUED;
     z->sum = z->abs_sum = 0.0;
     z->int_sum = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (z->ints)
-            x[i] = PAST_N_INT;
-        else
-            f[i] = PAST_N_FLOAT;
-    }
     if (z->ints) {
-        int wraps = kind == WRAPPING_INTS;
-        gl_fill_int(&rng, x + offset, n, wraps ? -(1 << 30) : -1000, wraps ? 1 << 30 : 1000);
-        for (size_t i = 0; i < n; i++)
-            z->int_sum += (unsigned)x[offset + i]; /* wraps modulo 2^32, like the GPU's */
+        for (size_t i = 0; i < count; i++)
+            x[i] = PAST_N_INT;
+        gl_fill_int(&rng, x + at, n, lo, -lo);
+        for (size_t i = at; i < at + n; i++)
+            z->int_sum += (unsigned)x[i]; /* wraps modulo 2^32, like the GPU's */
         if (z->int_sum == 0xffffffffu && n > 0) { /* the poison: an unwritten *sum would pass */
-            x[offset] += 1;
+            x[at] += 1;
             z->int_sum += 1;
         }
-    }
-    for (size_t i = offset; !z->ints && i < offset + n; i++) {
-        f[i] = z->exact ? (float)gl_rng_range(&rng, -16, 16) : gl_rng_float(&rng, -1.0f, 1.0f);
-        z->sum += f[i]; /* exact for the integer-valued input */
-        z->abs_sum += fabs(f[i]);
-    }
-    GL_CUDA(cudaMemcpy(dst, f, room(z), cudaMemcpyHostToDevice));
-    free(f);
-}
-
-static void call_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    reduce_size *z = ctx;
-    (void)k;
-    z->seed = seed;
-    make_input(z, z->call, dst);
-}
-
-/* The row: calls 1 .. z->call on the same buffers, each on its own input with *sum and partial
- * poisoned, as the earlier calls' own checks found them; the last is checked. */
-static void call_row(void *ctx, const char *launcher, void *const *buf)
-{
-    reduce_size *z = ctx;
-    int offset;
-    for (int c = 1; c <= z->call; c++) {
-        if (z->call > 1) { /* a call alone finds them as gl_problem_check made them */
-            make_input(z, c, buf[0]);
-            GL_CUDA(cudaMemset(buf[1], GL_POISON_BYTE, sizeof(float)));
-            GL_CUDA(cudaMemset(buf[2], GL_POISON_BYTE,
-                               (size_t)reduce_partials(z->n) * sizeof(float)));
+    } else {
+        for (size_t i = 0; i < count; i++)
+            f[i] = PAST_N_FLOAT;
+        for (size_t i = at; i < at + n; i++) {
+            f[i] = z->exact ? (float)gl_rng_range(&rng, -16, 16) : gl_rng_float(&rng, -1.0f, 1.0f);
+            z->sum += f[i]; /* exact for the integer-valued input */
+            z->abs_sum += fabs(f[i]);
         }
-        kind_of(z, c, &offset);
-        gl_arg a[] = {GL_P(buf[1]), GL_P(buf[2]), GL_P((float *)buf[0] + offset), GL_I(z->n)};
-        gl_exec(launcher, a); /* ints: 4 bytes too */
-        if (c == z->call)
-            break;
-        GL_CHECK_LAUNCH(launcher);
-        if (c == 1) /* what the later calls of a row with same must give again */
-            GL_CUDA(cudaMemcpy(&z->first_bits, buf[1], sizeof(float), cudaMemcpyDeviceToHost));
     }
+    GL_CUDA(cudaMemcpy(dst, f, count * sizeof(float), cudaMemcpyHostToDevice));
+    free(f);
 }
 
 /* The checked call's *sum against the exact sum of its input, which gl_problem_check has
@@ -168,27 +124,24 @@ static const char *call_verify(void *ctx, void *const *buf, unsigned long long s
     static char why[2048];
     const reduce_size *z = ctx;
     const char *lesson = hint(z->launcher);
-    unsigned got;
-    float f, first;
+    union { unsigned u; float f; } got; /* *sum's bits, and its float */
     (void)seed;
     GL_CUDA(cudaMemcpy(&got, buf[1], sizeof got, cudaMemcpyDeviceToHost));
-    memcpy(&f, &got, sizeof f);
-    memcpy(&first, &z->first_bits, sizeof first);
-    unsigned off = got - z->int_sum;
-    double diff = (double)f - z->sum, bound = z->exact ? 0.0 : FLOAT_BOUND * z->abs_sum;
+    unsigned off = got.u - z->int_sum;
+    double diff = (double)got.f - z->sum, bound = z->exact ? 0.0 : FLOAT_BOUND * z->abs_sum;
     why[0] = '\0';
-    if (got == 0xffffffffu)
+    if (got.u == 0xffffffffu)
         snprintf(why, sizeof why, "*sum was never written (still the poison%s). %s",
                  z->ints ? ", -1" : "", lesson);
     else if (z->ints && off != 0)
         snprintf(why, sizeof why, "*sum is %d, expected %d (off by %d): the int sum is exact, "
                  "wrapping modulo 2^32, in any order; an element dropped, counted twice%s, or "
                  "a sum kept in a float (which rounds large values)? %s",
-                 (int)got, (int)z->int_sum, (int)off,
+                 (int)got.u, (int)z->int_sum, (int)off,
                  off % PAST_N_INT == 0 ? " or read past n (the elements past n hold 1000003 "
                                          "here)" : "",
                  lesson);
-    else if (!z->ints && isnan(f))
+    else if (!z->ints && isnan(got.f))
         snprintf(why, sizeof why, "*sum is NaN: the sum took in a value nobody wrote (the "
                  "poison in partial[] or in *sum, which the grader fills with NaN before the "
                  "call). %s", lesson);
@@ -196,7 +149,7 @@ static const char *call_verify(void *ctx, void *const *buf, unsigned long long s
         snprintf(why, sizeof why, "*sum is %.1f, expected exactly %.1f (off by %.1f): on this "
                  "input every order of the additions gives the exact sum, so an element was "
                  "dropped or counted twice%s. %s",
-                 (double)f, z->sum, diff,
+                 (double)got.f, z->sum, diff,
                  floor(diff / PAST_N_FLOAT) == diff / PAST_N_FLOAT && diff > 0
                      ? ", or the kernel read past n (the elements past n hold 1000 here, and "
                        "it is off by a multiple of 1000)"
@@ -206,20 +159,18 @@ static const char *call_verify(void *ctx, void *const *buf, unsigned long long s
         snprintf(why, sizeof why, "*sum is %.9g, expected %.9g within %.3g (off by %.3g): more "
                  "than rounding; an element dropped, counted twice or read past n (the elements "
                  "past n hold 1000 here)? %s",
-                 (double)f, z->sum, bound, diff, lesson);
-    if (!z->same || z->call == 1)
-        return why;
-    if (why[0])
+                 (double)got.f, z->sum, bound, diff, lesson);
+    if (z->same && z->call > 1 && why[0])
         snprintf(why + strlen(why), sizeof why - strlen(why), ". This is not the first call: "
                  "blocks_done must be back at 0 after each launch (atomicInc with "
                  "gridDim.x - 1 wraps it at the last ticket)");
-    else if (got != z->first_bits)
+    else if (z->same && z->call > 1 && memcmp(&got.f, &z->first, sizeof z->first))
         snprintf(why, sizeof why, "*sum is %.9g, and %.9g on call 1, on the same input: the "
                  "order of the additions changed between runs. The last block adds "
                  "partial[0 .. gridDim.x - 1] in a fixed order (thread t takes t, "
                  "t + blockDim.x, ..., then block_sum), and each block's partial comes from "
                  "the same elements in the same order; no float atomicAdd",
-                 (double)f, (double)first);
+                 (double)got.f, (double)z->first);
     return why;
 }
 
@@ -231,28 +182,47 @@ static const char *call_verify(void *ctx, void *const *buf, unsigned long long s
 #define MEAN_STEPS 16
 #define MEAN_STEP (1.0f / 1024)
 
+/* The input: a checked call's made on the host (make_input), the timed problem's on the GPU. */
 static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
 {
-    const reduce_size *z = ctx;
+    reduce_size *z = ctx;
     unsigned long long x = (seed ^ (seed >> 31)) * 0xbf58476d1ce4e5b9ull;
     float mean = (float)((int)((x >> 40) % (2 * MEAN_STEPS + 1)) - MEAN_STEPS) * MEAN_STEP;
     (void)k;
-    if (z->ints)
+    z->seed = seed;
+    if (z->checked)
+        make_input(z, z->call, dst);
+    else if (z->ints)
         gl_device_fill_int(dst, (size_t)z->n, -1000, 1000, seed);
     else
         gl_device_fill_float(dst, (size_t)z->n, -1.0f + mean, 1.0f + mean, seed);
 }
 
 /* Runs launcher (in the demo the linked one; in the grader the student's in its own process,
- * or the kit's own) on n elements of in: floats, or ints for reduce_grid_stride_int. */
+ * or the kit's own) on n elements of in: floats, or ints for reduce_grid_stride_int. A checked
+ * call runs its row: calls 1 .. z->call on the same buffers, each on its own input with *sum
+ * and partial poisoned, as the earlier calls' own checks found them; the last is checked. */
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
-    const reduce_size *z = ctx;
-    gl_arg a[] = {GL_P(buf[1]), GL_P(buf[2]), GL_P(buf[0]), GL_I(z->n)};
-    if (!strcmp(launcher, "gl_copy"))
+    reduce_size *z = ctx;
+    if (!strcmp(launcher, "gl_copy")) {
         gl_copy(buf[1], buf[0], (size_t)z->n * sizeof(float));
-    else
-        gl_exec(launcher, a);
+        return;
+    }
+    for (int c = z->checked; c <= z->call; c++) { /* c 0: the timed problem's one call */
+        if (z->call > 1) { /* a call alone finds them as gl_problem_check made them */
+            make_input(z, c, buf[0]);
+            GL_CUDA(cudaMemset(buf[1], GL_POISON_BYTE, sizeof(float)));
+            GL_CUDA(cudaMemset(buf[2], GL_POISON_BYTE,
+                               (size_t)reduce_partials(z->n) * sizeof(float)));
+        }
+        gl_arg a[] = {GL_P(buf[1]), GL_P(buf[2]), GL_P((float *)buf[0] + z->offset), GL_I(z->n)};
+        gl_exec(launcher, a); /* ints: 4 bytes too */
+        if (c < z->call)
+            GL_CHECK_LAUNCH(launcher);
+        if (c == 1 && z->call > 1) /* what the later calls of a row with same must give again */
+            GL_CUDA(cudaMemcpy(&z->first, buf[1], sizeof(float), cudaMemcpyDeviceToHost));
+    }
 }
 
 /* The ints' reference: their sum modulo 2^32, as the GPU's wraps. */
@@ -262,44 +232,24 @@ static void int_sum(void *ctx, void *const *buf)
     GL_CUDA(cudaMemcpy(buf[1], &sum, sizeof sum, cudaMemcpyHostToDevice));
 }
 
-/* The checked call's own inputs, calls and check of the sum, said in its words. */
-static void checked(gl_problem *p, reduce_size *z)
-{
-    int offset;
-    input_kind kind = kind_of(z, z->call, &offset);
-    char row[64] = "";
-    p->buf[0].bytes = room(z);
-    p->make = call_make;
-    p->call = call_row;
-    p->verify = call_verify;
-    p->reference = NULL;
-    p->reference_fn = NULL;
-    p->hint = NULL;
-    if (z->same)
-        snprintf(row, sizeof row, ", call %d of a row on the same input", z->call);
-    snprintf(z->what, sizeof z->what, "with n = %d, %s%s%s%s", z->n, kind_names[kind],
-             offset ? ", starting at in + 1 (not 16-byte aligned)" : "", row,
-             !z->same && z->call == 2
-                 ? " (the second call on the same buffers, with new numbers: the first was "
-                   "right. Did the first call leave something behind, or is a sum remembered?)"
-                 : "");
-}
-
 gl_problem reduce_problem(const char *launcher, void *size)
 {
     reduce_size *z = size;
     size_t bytes = (size_t)z->n * sizeof(float);
     int copy = !strcmp(launcher, "gl_copy");
     z->ints = !strcmp(launcher, "reduce_grid_stride_int");
+    z->checked = z->call > 0 && !copy;
     z->launcher = launcher;
-    gl_problem p = {.what = z->what, .inputs = 1, .outputs = copy ? 1 : 2, .ctx = z,
-                    .make = problem_make, .call = problem_call, .inputs_read_only = 1,
-                    .reference = copy ? "gl_copy" : z->ints ? NULL : "reduce_interleaved",
-                    .reference_fn = z->ints ? int_sum : NULL, .hint = z->hint,
-                    .work = (copy ? 2.0 : 1.0) * (double)bytes, .sets = REDUCE_SETS, .rounds = 5};
-    p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes,
-                                .outside = "`in` is read-only input (add in registers and "
-                                           "shared memory, or in partial[])"};
+    const char *input = input_of(z, z->call, &z->exact, &z->offset);
+    gl_problem p = {
+        .what = z->what, .inputs = 1, .outputs = copy ? 1 : 2, .ctx = z, .make = problem_make,
+        .call = problem_call, .verify = z->checked ? call_verify : NULL, .inputs_read_only = 1,
+        .reference = z->checked || z->ints ? NULL : copy ? "gl_copy" : "reduce_interleaved",
+        .reference_fn = z->ints && !z->checked ? int_sum : NULL, .hint = z->hint,
+        .work = (copy ? 2.0 : 1.0) * (double)bytes, .sets = REDUCE_SETS, .rounds = 5};
+    p.buf[0] = (gl_problem_buf){
+        .name = "in", .bytes = bytes + (z->checked ? (1 + PAST_N) * sizeof(float) : 0),
+        .outside = "`in` is read-only input (add in registers and shared memory, or in partial[])"};
     p.buf[1] = (gl_problem_buf){
         .name = "*sum", .bytes = sizeof(float), .cmp = z->ints ? GL_CMP_WORDS : GL_CMP_FLOAT,
         .atol = z->ints ? 0.0 : FLOAT_BOUND * z->n * (1.0 + MEAN_STEPS * MEAN_STEP),
@@ -309,11 +259,17 @@ gl_problem reduce_problem(const char *launcher, void *size)
                                 .scratch = 1, .outside = "block b writes partial[b] only"};
     if (copy)
         p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes};
-    if (z->call > 0 && !copy) {
-        checked(&p, z);
-        return p;
-    }
+    char row[64] = "";
+    if (z->same)
+        snprintf(row, sizeof row, ", call %d of a row on the same input", z->call);
     snprintf(z->what, sizeof z->what, "at n = %d (random %s)", z->n, z->ints ? "ints" : "floats");
+    if (z->checked) /* its own input, where it starts, and its place in the row */
+        snprintf(z->what, sizeof z->what, "with n = %d, %s%s%s%s", z->n, input,
+                 z->offset ? ", starting at in + 1 (not 16-byte aligned)" : "", row,
+                 !z->same && z->call == 2
+                     ? " (the second call on the same buffers, with new numbers: the first was "
+                       "right. Did the first call leave something behind, or is a sum remembered?)"
+                     : "");
     snprintf(z->hint, sizeof z->hint, "every call must add up the whole of its own input "
              "(expected: %s)%s%s", z->ints ? "its int sum, wrapping modulo 2^32"
                                            : "the kit's reduce_interleaved of it",
@@ -327,22 +283,18 @@ const char *reduce_twice(const char *launcher, reduce_size *z, int exact)
 {
     static char said[256];
     gl_problem p = reduce_problem(launcher, z);
-    gl_buf b[3];
-    void *buf[3];
-    float s[2];
-    unsigned u[2], bits = 0;
+    gl_buf b[3] = {gl_buf_alloc(p.buf[0].bytes, 0), gl_buf_alloc(p.buf[1].bytes, 0),
+                   gl_buf_alloc(p.buf[2].bytes, 0)};
+    void *buf[3] = {b[0].ptr, b[1].ptr, b[2].ptr};
+    union { float f[2]; unsigned u[2]; } sums; /* the two sums, and their bits */
+    unsigned bits = 0;
     char more[64] = "";
-    for (int i = 0; i < 3; i++) {
-        b[i] = gl_buf_alloc(p.buf[i].bytes, 0);
-        buf[i] = b[i].ptr;
-    }
     p.make(p.ctx, 0, buf[0], gl_problem_seed(gl_seed(), 0));
     for (int i = 0; i < 2; i++) {
         p.call(p.ctx, launcher, buf);
-        gl_buf_download(&b[1], &s[i]);
+        gl_buf_download(&b[1], &sums.f[i]);
     }
-    memcpy(u, s, sizeof u);
-    for (unsigned x = u[0] ^ u[1]; x; x &= x - 1)
+    for (unsigned x = sums.u[0] ^ sums.u[1]; x; x &= x - 1)
         bits++;
     if (exact) { /* in double, on the host */
         float *in = malloc(p.buf[0].bytes + 1);
@@ -356,7 +308,7 @@ const char *reduce_twice(const char *launcher, reduce_size *z, int exact)
         free(in);
     }
     snprintf(said, sizeof said, "%s twice: %.9g and %.9g (%u bits differ%s)", launcher,
-             (double)s[0], (double)s[1], bits, more);
+             (double)sums.f[0], (double)sums.f[1], bits, more);
     for (int i = 0; i < 3; i++)
         gl_buf_free(&b[i]);
     return said;

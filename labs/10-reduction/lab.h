@@ -1,6 +1,5 @@
 /* lab.h: lab 10-reduction described once, for its demo (demo.c) and its grader
- * (tests/10-reduction.c): the problem, timed or checked call by call, and the demo's run to
- * run. */
+ * (tests/10-reduction.c): the problem, timed or checked call by call, and the demo's run to run. */
 #ifndef REDUCTION_LAB_H
 #define REDUCTION_LAB_H
 
@@ -12,13 +11,13 @@
  * problem keeps (lab.c). Must outlive the problem. */
 typedef struct {
     int n, call, wraps, same;
-    int ints; /* the launcher sums ints (reduce_grid_stride_int) */
+    int ints, checked; /* the launcher sums ints (reduce_grid_stride_int); a call of a row */
     const char *launcher;
     unsigned long long seed; /* make's: each call of the row has its input from it */
-    int exact;               /* the last input made: integer-valued floats; */
+    int exact, offset;       /* the last input made: integer-valued floats, at in + offset; */
     double sum, abs_sum;     /* its exact sum and sum |x_i| (floats) */
     unsigned int_sum;        /* or its sum modulo 2^32 (ints) */
-    unsigned first_bits;     /* the row's first sum (same) */
+    float first;             /* the row's first sum (same) */
     char what[512], hint[1024];
 } reduce_size;
 
