@@ -1,16 +1,8 @@
-/* 06-warp-aggregation.c: the grader's suite for lab 06-warp-aggregation.
- *
- *   correctness  the four launchers on n of every class, tiny to 2^20 + 3 and one drawn from
- *                the seed, on inputs that keep some, nothing or everything, two calls in a row
- *                on one counter (lab.c's problem and check); emit_warp returns at once
- *   technique    in the PTX: the filters elect a leader and broadcast its slot; emit_warp
- *                scans with shfl.sync.up around one atomic; emit_block keeps the warps' totals
- *                in shared memory, between two barriers
- *   performance  emit_warp and emit_block against the given emit_atomic, timed by the judge on
- *                fresh inputs every call (none for the filters: the compiler already
- *                aggregates the given one, README.md shows it)
- *   profile      atomic operations sent to L2 (Nsight Compute): one per warp for emit_warp,
- *                one per block for emit_block */
+/* 06-warp-aggregation.c: the grader's suite for lab 06-warp-aggregation: correctness on lab.c's
+ * problem (every class of n, inputs that keep some, nothing or everything, two calls in a row on
+ * one counter), the technique in the PTX, the emitters' speed against the given emit_atomic
+ * (none for the filters: the compiler already aggregates the given one) and their atomics sent
+ * to L2 (Nsight Compute). */
 #include "grader.h"
 #include "inspect.h"
 
@@ -20,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Thresholds, well inside what the reference shows (README.md has the measured numbers): a
- * verdict must not flip between runs. */
-/* time ratios per call, 2^25 elements, the judge's clock: H100 emit_warp 18.5x, emit_block
- * 56.6x (the demo's, 2^24 elements, H200: 22.6x and 78x) */
+/* Thresholds well inside what the reference shows (README.md has the measured numbers): a
+ * verdict must not flip between runs. Time ratios per call, 2^25 elements, the judge's clock:
+ * H100 emit_warp 18.5x, emit_block 56.6x (the demo's, 2^24 elements, H200: 22.6x and 78x) */
 #define MIN_WARP_OVER_ATOMIC 8.0
 /* the reference: 58x on the H100, but 21x with a quarter of its SMs, where one atomic per
  * warp (18.5x on the whole H100) is as fast: the profile test tells them apart, not this */
@@ -32,10 +23,9 @@
 #define MAX_BLOCK_ATOMICS_PER_BLOCK 1.5  /* 1 per block; one per warp: 8 */
 #define MAX_ATOMICS_IN_PTX 2             /* atomic instructions in an aggregated kernel's PTX */
 
-/* The correctness tests of one launcher, label its name in the titles, each n on two calls in a
- * row on one counter: n of every class (0, tiny, multiples of 32 that are not of the block
- * (256), of the block, and neither) on random input and on inputs that keep nothing or
- * everything; large ones; one drawn from the seed */
+/* One launcher's correctness tests (label: its name in the titles), each n on two calls in a row
+ * on one counter: n of every class (0, tiny, multiples of 32 but not of the block (256), of the
+ * block, neither) on inputs that keep some, nothing or everything; large ones; one drawn */
 #define CORRECTNESS(launcher, label)                                                          \
     GL_RIGHT(launcher##_small_n, 2, 15, label ", n = 0 .. 1000", .run = #launcher " twice",   \
              .cases = "0, 1, 31, 32, 33, 96, 256, 1000, 33 none, 256 none, 1000 none, "        \
@@ -69,8 +59,7 @@ static void expect_one_atomic(const gl_ptx_entry *e, const char *kernel, const c
 {
     if (atomics(e) == 0)
         gl_check_fail("%s has no atomic instruction in its PTX: the %s's slots are claimed "
-                      "with one atomicAdd(count, total)",
-                      kernel, whole);
+                      "with one atomicAdd(count, total)", kernel, whole);
     if (atomics(e) > MAX_ATOMICS_IN_PTX)
         gl_check_fail("%s has %d atomic instructions in its PTX: %s makes one, for the whole %s",
                       kernel, atomics(e), who, whole);
@@ -94,20 +83,17 @@ static void expect_aggregated_filter(const char *kernel, const char *how)
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
     if (elections(e) == 0)
         gl_check_fail("%s has no activemask or vote.ballot in its PTX: the warp never finds out "
-                      "which of its lanes need a slot. %s",
-                      kernel, how);
+                      "which of its lanes need a slot. %s", kernel, how);
     if (gl_ptx_count(e, "popc") == 0)
         gl_check_fail("%s has no popc in its PTX: the number of slots the warp needs, and a "
                       "lane's rank among the lanes that need one, are population counts of the "
-                      "active mask. %s",
-                      kernel, how);
+                      "active mask. %s", kernel, how);
     if (gl_ptx_count(e, "shfl.sync") == 0)
         gl_check_fail("%s has no shfl.sync in its PTX: the leader's first slot reaches the "
-                      "other lanes by a shuffle. %s",
-                      kernel, how);
+                      "other lanes by a shuffle. %s", kernel, how);
     if (atomics(e) > MAX_ATOMICS_IN_PTX)
-        gl_check_fail("%s has %d atomic instructions in its PTX: the leader makes one",
-                      kernel, atomics(e));
+        gl_check_fail("%s has %d atomic instructions in its PTX: the leader makes one", kernel,
+                      atomics(e));
 }
 
 GL_KERNEL_TEST(filter_coalesced_elects_a_leader, 2, "coalesced filter: activemask, popc, shfl",
@@ -127,14 +113,12 @@ static void expect_warp_scan(const char *kernel)
 {
     gl_ptx_entry given;
     char *ptx = gl_given_ptx("emit_atomic_kernel", &given); /* given's text */
-    gl_given_tells_apart(!gl_ptx_count(&given, "shfl.sync"), "emit_atomic_kernel",
-                         "has shfl.sync");
+    gl_given_tells_apart(!gl_ptx_count(&given, "shfl.sync"), "emit_atomic_kernel", "has shfl.sync");
     free(ptx);
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
     if (gl_ptx_count(e, "shfl.sync.up") == 0)
         gl_check_fail("%s has no shfl.sync.up in its PTX: the scan of the lanes' item counts is "
-                      "__shfl_up_sync(FULL_MASK, sum, d), for d = 1, 2, 4, 8, 16",
-                      kernel);
+                      "__shfl_up_sync(FULL_MASK, sum, d), for d = 1, 2, 4, 8, 16", kernel);
     expect_one_atomic(e, kernel, "warp", "lane 31");
 }
 
@@ -148,8 +132,7 @@ static void expect_shared_totals(const char *kernel)
                                                 "array (warp_first[WA_WARPS])");
     if (bytes < (long)(WA_WARPS * sizeof(int)))
         gl_check_fail("%s's largest __shared__ array has %ld bytes: too small for the totals of "
-                      "the block's %d warps",
-                      kernel, bytes, WA_WARPS);
+                      "the block's %d warps", kernel, bytes, WA_WARPS);
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
     gl_expect_barriers(e, kernel, 2,
                        "it needs one after the warps write their totals, before thread 0 reads "
@@ -173,8 +156,8 @@ static int perf_mib(int n)
     return (int)(((size_t)WA_SETS * (in + out + 8192 * 3) + out + in + 8192) >> 20) + 16;
 }
 
-/* tests/06-warp-aggregation.cu: the values a launcher appends, by a scan (wa_size.expect) */
-int wa_suite_expect(int *want, const int *in, int n, int filter);
+/* tests/06-warp-aggregation.cu: the items an emitter appends, by a scan (wa_size.expect) */
+int wa_suite_expect(int *want, const int *in, int n);
 
 /* PERF_N random elements, or the largest half, quarter ... of it that the pool holds; each
  * call's output checked against the suite's scan, where the given emit_atomic would take
@@ -239,11 +222,9 @@ static void expect_atomics(const char *launcher, int group, double at_most, cons
     gl_test_margin(ops, at_most, 0);
     if (ops > at_most)
         gl_check_fail("%s sends %.2f atomic operations per %s to L2 (%.2f atomic instructions "
-                      "per warp)%s",
-                      launcher, ops, what, inst, why);
+                      "per warp)%s", launcher, ops, what, inst, why);
     gl_test_note("atomic operations per %s: %s %.2f (needs at most %.1f); atomic instructions "
-                 "per warp %.2f",
-                 what, launcher, ops, at_most, inst);
+                 "per warp %.2f", what, launcher, ops, at_most, inst);
 }
 
 GL_TEST(emit_warp_atomics_per_warp, GL_PROFILE, 5, 300, "warp emitter: 1 atomic per warp")

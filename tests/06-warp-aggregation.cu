@@ -1,9 +1,8 @@
 /* tests/06-warp-aggregation.cu: the suite's own kernels (the judge's, never a student's): the
- * values a launcher appends for in[0, n), for the check of the timed calls, where the given
- * emit_atomic takes about 20 ms a call at 2^25 elements on an H100 (its per-lane atomics on one
- * counter, one after another). Each element's count (a filter keeps x > 0, an emitter emits
- * items_of(x) items), their exclusive scan (CUB), and each element's values written from
- * there: no atomic and no warp aggregation, so no answer to the lab. */
+ * items an emitter appends for in[0, n), for the check of the timed calls, where the given
+ * emit_atomic takes about 20 ms a call at 2^25 elements on an H100 (per-lane atomics on one
+ * counter). Each element's count, their exclusive scan (CUB), and each element's items written
+ * from there: no atomic and no warp aggregation, so no answer to the lab. */
 #include "warp_aggregation.h"
 
 #include "gl_check.h"
@@ -16,34 +15,27 @@
 #endif
 #endif
 
-static __device__ int appended(int x, int filter)
-{
-    return filter ? x > 0 : items_of(x);
-}
-
 /* first[i] = element i's count, for i < n; first[n] = 0 (the scan makes it the total) */
-__global__ void suite_counts_kernel(int *first, const int *in, int n, int filter)
+__global__ void suite_counts_kernel(int *first, const int *in, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i <= n)
-        first[i] = i < n ? appended(in[i], filter) : 0;
+        first[i] = i < n ? items_of(in[i]) : 0;
 }
 
-/* element i's values at out[first[i]] on (first: the counts' exclusive scan) */
-__global__ void suite_scatter_kernel(int *out, const int *first, const int *in, int n, int filter)
+/* element i's items at out[first[i]] on (first: the counts' exclusive scan) */
+__global__ void suite_scatter_kernel(int *out, const int *first, const int *in, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    int x = in[i], k = appended(x, filter);
-    for (int j = 0; j < k; j++)
-        out[first[i] + j] = filter ? x : item_value(x, j);
+    for (int j = 0; j < items_of(in[i]); j++)
+        out[first[i] + j] = item_value(in[i], j);
 }
 
-/* Writes to out the values that a filter (filter 1) or an emitter appends for in[0, n), and
- * returns how many; -1 where the toolkit has no CUB. The scan's memory, the judge's own, is
- * kept from call to call. */
-extern "C" int wa_suite_expect(int *out, const int *in, int n, int filter)
+/* Writes to out the items that an emitter appends for in[0, n), and returns how many; -1 where
+ * the toolkit has no CUB. The scan's memory, the judge's own, is kept from call to call. */
+extern "C" int wa_suite_expect(int *out, const int *in, int n)
 {
 #ifdef HAVE_CUB
     static char *scratch; /* first[0 .. n], then the scan's temporary storage */
@@ -57,16 +49,16 @@ extern "C" int wa_suite_expect(int *out, const int *in, int n, int filter)
         GL_CUDA(cudaMalloc((void **)&scratch, have));
     }
     first = (int *)scratch;
-    suite_counts_kernel<<<wa_blocks(n + 1), WA_BLOCK>>>(first, in, n, filter);
+    suite_counts_kernel<<<wa_blocks(n + 1), WA_BLOCK>>>(first, in, n);
     GL_CUDA(cub::DeviceScan::ExclusiveSum(scratch + first_bytes, temp_bytes, first, first,
                                           n + 1)); /* in place */
     if (n > 0)
-        suite_scatter_kernel<<<wa_blocks(n), WA_BLOCK>>>(out, first, in, n, filter);
+        suite_scatter_kernel<<<wa_blocks(n), WA_BLOCK>>>(out, first, in, n);
     GL_CUDA(cudaGetLastError());
     GL_CUDA(cudaMemcpy(&total, first + n, sizeof total, cudaMemcpyDeviceToHost));
     return total;
 #else
-    (void)out, (void)in, (void)n, (void)filter;
+    (void)out, (void)in, (void)n;
     return -1;
 #endif
 }

@@ -1,12 +1,10 @@
-/* demo.c: lab 06-warp-aggregation's comparison table.
- *
- *   make run LAB=06      your warp_aggregation.cu     make demo LAB=06   the reference
- *   build/.../demo [--csv FILE] [N]                   (default 2^24 elements)
- *
- * Each variant is checked as the grader checks it (lab.c), then timed on the lab's problem
- * (median of 21 runs, L2 flushed before each) and compared with the row it improves on
- * (x_baseline: that row's time over this one's). The input: random values in [-10^8, 10^8]:
- * about half are positive (the filters keep those), each emits 0 .. WA_MAX_ITEMS items. */
+/* demo.c: lab 06-warp-aggregation's comparison table: make run LAB=06 (your
+ * warp_aggregation.cu), make demo LAB=06 (the reference), build/.../demo [--csv FILE] [N]
+ * (default 2^24 elements). Each variant is checked as the grader checks it (lab.c), then timed
+ * on the lab's problem (median of 21 runs, L2 flushed before each) and compared with the row it
+ * improves on (x_baseline: that row's time over this one's). The input: random values in
+ * [-10^8, 10^8]: about half are positive (the filters keep those), each emits 0 .. WA_MAX_ITEMS
+ * items. */
 #include "lab.h"
 
 #include <stdio.h>
@@ -36,19 +34,23 @@ int main(int argc, char **argv)
     gl_demo_args args;
     gl_device_info info;
     char why[256], note[128];
-    gl_demo_parse(argc, argv, "[--csv FILE] [N]  (default 2^24 elements)", 1, 1, 1L << 26,
-                  &args);
-    z.n = args.nvalues > 0 ? (int)args.values[0] : 1 << 24;
+    gl_demo_dims(argc, argv, "[--csv FILE] [N]  (default 2^24 elements)", 1, 1 << 24, 1L << 26,
+                 &args, &z.n);
     if (gl_device_query(&info, why, sizeof why) == 0) { /* else gl_demo_begin says why, exits */
         gl_problem p = wa_problem("emit_atomic", &z);
-        gl_buf in = gl_buf_alloc(p.buf[0].bytes, 0);
-        p.make(p.ctx, 0, in.ptr, gl_problem_seed(gl_seed(), 0)); /* the input, as timed */
-        for (int v = 0; v < 6; v++) { /* its elements and items a call: the rates */
+        gl_buf b[3] = {gl_buf_alloc(p.buf[0].bytes, 0), gl_buf_alloc(p.buf[1].bytes, 0),
+                       gl_buf_alloc(p.buf[2].bytes, 0)};
+        int count;
+        p.make(p.ctx, 0, b[0].ptr, gl_problem_seed(gl_seed(), 0)); /* the input, as timed */
+        for (int v = 0; v < 6; v++) { /* its elements, and the items the given kind appends */
+            p.call(p.ctx, cases[v / 3 * 3].launcher, (void *[]){b[0].ptr, b[1].ptr, b[2].ptr});
+            gl_buf_download(&b[2], &count);
             cases[v].counts[0] = z.n;
-            cases[v].counts[1] = (double)wa_appended(cases[v].launcher, in.ptr, z.n);
-            snprintf(items[v], sizeof items[v], "%.0f", cases[v].counts[1]);
+            cases[v].counts[1] = count;
+            snprintf(items[v], sizeof items[v], "%d", count);
         }
-        gl_buf_free(&in);
+        for (int k = 0; k < 3; k++)
+            gl_buf_free(&b[k]);
     }
     snprintf(note, sizeof note, "n = %d elements, blocks of %d threads, 0 .. %d items per "
              "element", z.n, WA_BLOCK, WA_MAX_ITEMS);

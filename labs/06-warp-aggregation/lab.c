@@ -43,111 +43,89 @@ static size_t capacity(const char *name, int n)
     return is_filter(name) ? (size_t)n : (size_t)WA_MAX_ITEMS * n;
 }
 
-size_t wa_appended(const char *launcher, const void *in, int n)
+/* What usually causes a wrong *count [0] or wrong values [1], in the lab's terms. */
+static const char *const *hints(const char *name)
 {
-    int *h = malloc((size_t)n * sizeof(int) + 1);
-    size_t count = 0;
-    if (!h)
-        gl_fail("out of host memory (%d elements)", n);
-    GL_CUDA(cudaMemcpy(h, in, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
-    for (int i = 0; i < n; i++)
-        count += is_filter(launcher) ? (h[i] > 0) : (size_t)items_of(h[i]);
-    free(h);
-    return count;
-}
-
-typedef enum { COUNT_WRONG, VALUES_WRONG } fault;
-
-/* What usually causes a wrong *count or wrong values, in the lab's terms: for the coalesced
- * filter, the other filters, emit_warp and the other emitters. */
-static const char *const hints[4][2] = {
-    {"The leader claims a slot for every thread of the group at once: atomicAdd(ctr, "
-     "active.size()), not 1",
-     "Each thread's slot is the leader's first slot, which active.shfl(first, 0) hands to every "
-     "thread of the group, plus its own active.thread_rank()"},
-    {"The leader claims one slot for every active lane at once: atomicAdd(count, "
-     "__popc(active)), not 1",
-     "A lane's rank is the number of ACTIVE lanes below it, __popc(active & ((1u << lane) - 1)), "
-     "not its lane number; and every lane adds the leader's first slot, broadcast with "
-     "__shfl_sync(active, first, leader)"},
-    {"Lane 31's inclusive sum is the warp's total, and lane 31 makes the one atomicAdd. Every "
-     "lane must reach the shuffles: no return before them for i >= n (a lane past n has k = 0), "
-     "or the last warp loses its lane 31",
-     "A lane's items start at the warp's first slot (lane 31's atomicAdd result, broadcast with "
-     "__shfl_sync(FULL_MASK, first, 31)) plus sum - k, the items of the lanes below it; sum "
-     "alone is one lane's worth too far"},
-    {"Thread 0 claims the sum of all WA_WARPS warp totals with one atomicAdd per block, after a "
-     "__syncthreads() that follows the warps' writes of their totals; every thread must reach "
-     "the barriers and shuffles (no return for i >= n before them)",
-     "A thread's items start at block_first + warp_first[warp] (the totals of the warps before "
-     "its own) + sum - k, both read after the second __syncthreads()"}};
-
-static const char *hint(const char *name, fault p, int got)
-{
+    static const char *const h[4][2] = {
+        {"The leader claims a slot for every thread of the group at once: atomicAdd(ctr, "
+         "active.size()), not 1", /* filter_coalesced */
+         "Each thread's slot is the leader's first slot, which active.shfl(first, 0) hands to "
+         "every thread of the group, plus its own active.thread_rank()"},
+        {"The leader claims one slot for every active lane at once: atomicAdd(count, "
+         "__popc(active)), not 1", /* the other filters */
+         "A lane's rank is the number of ACTIVE lanes below it, __popc(active & ((1u << lane) - "
+         "1)), not its lane number; and every lane adds the leader's first slot, broadcast with "
+         "__shfl_sync(active, first, leader)"},
+        {"Lane 31's inclusive sum is the warp's total, and lane 31 makes the one atomicAdd. "
+         "Every lane must reach the shuffles: no return before them for i >= n (a lane past n "
+         "has k = 0), or the last warp loses its lane 31", /* emit_warp */
+         "A lane's items start at the warp's first slot (lane 31's atomicAdd result, broadcast "
+         "with __shfl_sync(FULL_MASK, first, 31)) plus sum - k, the items of the lanes below "
+         "it; sum alone is one lane's worth too far"},
+        {"Thread 0 claims the sum of all WA_WARPS warp totals with one atomicAdd per block, after "
+         "a __syncthreads() that follows the warps' writes of their totals; every thread must "
+         "reach the barriers and shuffles (no return for i >= n before them)", /* the others */
+         "A thread's items start at block_first + warp_first[warp] (the totals of the warps "
+         "before its own) + sum - k, both read after the second __syncthreads()"}};
     int coalesced = !strcmp(name, "filter_coalesced");
-    if (p == COUNT_WRONG && got == 0)
-        return coalesced ? "Is atomic_inc_coalesced still a TODO?" : "Is the kernel still a TODO?";
-    return hints[coalesced ? 0 : is_filter(name) ? 1 : !strcmp(name, "emit_warp") ? 2 : 3][p];
+    return h[coalesced ? 0 : is_filter(name) ? 1 : !strcmp(name, "emit_warp") ? 2 : 3];
 }
+
+enum { IN, OUT, COUNT }; /* wa_problem's buffers */
+static char why[2048];   /* the check's verdict */
 
 /* Why *count is wrong after call number `call` (1 or 2) of a row on one counter that held -1
  * before the first (a kernel that counts on from there writes out[-1]: a guard zone, which
  * the check finds first and out's words explain). */
-static void describe_count(const char *name, int call, int got, int expected, char *why,
-                           size_t len)
+static void describe_count(const char *name, int call, int got, int expected)
 {
     const char *what = is_filter(name) ? "positive elements" : "items";
     if (call == 1 && got == -1)
-        snprintf(why, len, "*count is still -1, the value it held before the call: the launcher "
-                 "sets *count = 0 on the stream first (cudaMemsetAsync, as given), also when n "
-                 "is 0, and its kernel counts the %d %s from there", expected, what);
+        snprintf(why, sizeof why, "*count is still -1, the value it held before the call: the "
+                 "launcher sets *count = 0 on the stream first (cudaMemsetAsync, as given), also "
+                 "when n is 0, and its kernel counts the %d %s from there", expected, what);
     else if (call == 2 && expected > 0 && got == 2 * expected)
-        snprintf(why, len, "after a second call on the same counter, *count is %d, twice the "
-                 "%d %s: it counted on from the first call. The launcher sets *count = 0 on "
+        snprintf(why, sizeof why, "after a second call on the same counter, *count is %d, twice "
+                 "the %d %s: it counted on from the first call. The launcher sets *count = 0 on "
                  "the stream first (cudaMemsetAsync, as given)", got, expected, what);
     else
-        snprintf(why, len, "*count is %d after %s, expected %d (the %s). %s", got,
+        snprintf(why, sizeof why, "*count is %d after %s, expected %d (the %s). %s", got,
                  call == 1 ? "the call" : "a second call in a row", expected, what,
-                 hint(name, COUNT_WRONG, got));
+                 got ? hints(name)[0]
+                 : strcmp(name, "filter_coalesced") ? "Is the kernel still a TODO?"
+                                                    : "Is atomic_inc_coalesced still a TODO?");
 }
 
-enum { IN, OUT, COUNT }; /* wa_problem's buffers */
-
-/* The problem's check of a call's outputs (buf: in, out, count, on the GPU) against the values
- * the given launcher of the same kind appends on the same input (or z->expect, the same values
- * without its atomics), poisoned past them: *count after each call, then nothing written past
- * it and out[0, *count) in any order (sorting only those), and where not, the whole of out
- * compared again to say what differs. "" if right, else why (a static buffer). */
+/* The problem's check (lab.h) of a call's outputs (buf: in, out, count, on the GPU), the
+ * expected values poisoned past their end: out[0, *count) sorted only where nothing is written
+ * past it, and where not right, the whole of out compared again to say why. "" if right. */
 static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
 {
-    static char why[2048];
     const wa_size *z = ctx;
     const char *given = is_filter(z->launcher) ? "filter_atomic" : "emit_atomic";
-    size_t room = capacity(z->launcher, z->n), used;
+    size_t room = capacity(z->launcher, z->n);
     gl_buf want = gl_buf_alloc(room * sizeof(int), 0), want_count = gl_buf_alloc(sizeof(int), 0);
     int expected = -1, count;
     (void)seed;
     why[0] = '\0';
     GL_CUDA(cudaMemset(want.ptr, GL_POISON_BYTE, room * sizeof(int)));
-    if (z->expect)
-        expected = z->expect(want.ptr, buf[IN], z->n, is_filter(z->launcher));
+    if (z->expect && !is_filter(z->launcher))
+        expected = z->expect(want.ptr, buf[IN], z->n);
     if (expected < 0) {
         run(given, want.ptr, want_count.ptr, buf[IN], z->n);
         GL_CHECK_LAUNCH(given);
-        GL_CUDA(cudaMemcpy(&expected, want_count.ptr, sizeof expected, cudaMemcpyDeviceToHost));
+        gl_buf_download(&want_count, &expected);
     }
     GL_CUDA(cudaMemcpy(&count, buf[COUNT], sizeof count, cudaMemcpyDeviceToHost));
-    if (z->twice && z->first_count != expected) {
-        describe_count(z->launcher, 1, z->first_count, expected, why, sizeof why);
-    } else if (count != expected) {
-        describe_count(z->launcher, z->twice ? 2 : 1, count, expected, why, sizeof why);
-    } else if ((gl_device_count_not((int *)buf[OUT] + count, (room - count) * sizeof(int),
-                                    GL_POISON_BYTE) ||
-                gl_device_diff_any_order(want.ptr, buf[OUT], (size_t)count)) &&
-               gl_any_order_check(want.ptr, buf[OUT], room, "out", why, sizeof why)) {
-        used = strlen(why);
-        snprintf(why + used, sizeof why - used, ". %s", hint(z->launcher, VALUES_WRONG, 1));
-    }
+    if (z->twice && z->first_count != expected)
+        describe_count(z->launcher, 1, z->first_count, expected);
+    else if (count != expected)
+        describe_count(z->launcher, z->twice ? 2 : 1, count, expected);
+    else if ((gl_device_count_not((int *)buf[OUT] + count, (room - count) * sizeof(int),
+                                  GL_POISON_BYTE) ||
+              gl_device_diff_any_order(want.ptr, buf[OUT], (size_t)count)) &&
+             gl_any_order_check(want.ptr, buf[OUT], room, "out", why, sizeof why))
+        snprintf(why + strlen(why), sizeof why - strlen(why), ". %s", hints(z->launcher)[1]);
     gl_buf_free(&want);
     gl_buf_free(&want_count);
     return why;
@@ -193,24 +171,23 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
 
 gl_problem wa_problem(const char *launcher, void *size)
 {
-    /* the kind of input in words, for an emitter [0] or a filter [1] (wa_input's order) */
+    /* the kind of input in words, for an emitter [0] or a filter [1] (wa_size.input's order) */
     static const char *const input_name[2][3] = {
         {"random input", "no element with items", "every element with WA_MAX_ITEMS items"},
         {"random input", "no element positive", "every element positive"}};
     wa_size *z = size;
-    size_t in = ((size_t)z->n + WA_PAD) * sizeof(int);
     gl_problem p = {.what = z->what, .inputs = 1, .outputs = 2, .ctx = z, .make = problem_make,
                     .call = problem_call, .verify = verify, .inputs_read_only = 1,
-                    .work = (double)z->n * sizeof(int), .sets = WA_SETS, .rounds = WA_ROUNDS,
-                    .baseline_sets = WA_BASELINE_SETS};
+                    .work = (double)z->n * sizeof(int), .sets = WA_SETS, .rounds = 3,
+                    .baseline_sets = 4};
     z->launcher = launcher;
     snprintf(z->what, sizeof z->what, "at n = %d, %s", z->n,
              input_name[is_filter(launcher)][z->input]);
     snprintf(z->outside, sizeof z->outside, "a slot outside out[0, *count)? %s; out[-1] is the "
              "slot of a kernel that counts on from the -1 *count held before the call: the "
              "launcher sets *count = 0 on the stream first (cudaMemsetAsync, as given)",
-             hint(launcher, VALUES_WRONG, 1));
-    p.buf[IN] = (gl_problem_buf){.name = "in", .bytes = in,
+             hints(launcher)[1]);
+    p.buf[IN] = (gl_problem_buf){.name = "in", .bytes = ((size_t)z->n + WA_PAD) * sizeof(int),
                                  .outside = "in is the read-only input"};
     p.buf[OUT] = (gl_problem_buf){.name = "out", .bytes = capacity(launcher, z->n) * sizeof(int),
                                   .outside = z->outside};
