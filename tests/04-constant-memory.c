@@ -62,10 +62,7 @@ GL_QUEUED(long_async, 1, "long filter, launcher returns at once",
  * PTX (the grader's own copy). */
 static void given_ld_const(const char *kernel, int has)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_given_ptx(kernel, &e);
-    int n = gl_ptx_count(&e, "ld.const");
-    free(ptx);
+    int n = gl_ptx_count(gl_given_entry(kernel), "ld.const");
     gl_given_tells_apart(has == (n > 0), kernel, has ? "has no ld.const" : "has ld.const");
 }
 

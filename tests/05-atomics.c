@@ -121,11 +121,9 @@ static int global_atomics(const gl_ptx_entry *e)
 /* The given kernel adds in global memory only: the test can tell them apart. */
 static void check_baseline_global(const char *kernel)
 {
-    gl_ptx_entry e;
-    char *ptx = gl_given_ptx(kernel, &e);
-    gl_given_tells_apart(shared_atomics(&e) == 0 && global_atomics(&e) > 0, kernel,
+    const gl_ptx_entry *e = gl_given_entry(kernel);
+    gl_given_tells_apart(shared_atomics(e) == 0 && global_atomics(e) > 0, kernel,
                          "has shared atomics, or no global one,");
-    free(ptx);
 }
 
 /* The three steps of a privatised histogram, in the kernel's PTX; task 1's histogram in full. */

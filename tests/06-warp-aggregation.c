@@ -75,11 +75,9 @@ static int elections(const gl_ptx_entry *e)
  * its slot (shfl.sync), which the given filter_atomic_kernel has none of; how: the task's. */
 static void expect_aggregated_filter(const char *kernel, const char *how)
 {
-    gl_ptx_entry given;
-    char *ptx = gl_given_ptx("filter_atomic_kernel", &given); /* given's text */
-    gl_given_tells_apart(!elections(&given) && !gl_ptx_count(&given, "shfl.sync"),
+    const gl_ptx_entry *given = gl_given_entry("filter_atomic_kernel");
+    gl_given_tells_apart(!elections(given) && !gl_ptx_count(given, "shfl.sync"),
                          "filter_atomic_kernel", "already has activemask or shfl.sync");
-    free(ptx);
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
     if (elections(e) == 0)
         gl_check_fail("%s has no activemask or vote.ballot in its PTX: the warp never finds out "
@@ -111,10 +109,8 @@ GL_KERNEL_TEST(filter_intrinsics_elects_a_leader, 2, "intrinsics filter: activem
  * shfl.sync), then one atomic for the warp. */
 static void expect_warp_scan(const char *kernel)
 {
-    gl_ptx_entry given;
-    char *ptx = gl_given_ptx("emit_atomic_kernel", &given); /* given's text */
-    gl_given_tells_apart(!gl_ptx_count(&given, "shfl.sync"), "emit_atomic_kernel", "has shfl.sync");
-    free(ptx);
+    gl_given_tells_apart(!gl_ptx_count(gl_given_entry("emit_atomic_kernel"), "shfl.sync"),
+                         "emit_atomic_kernel", "has shfl.sync");
     const gl_ptx_entry *e = gl_kernel_entry(kernel);
     if (gl_ptx_count(e, "shfl.sync.up") == 0)
         gl_check_fail("%s has no shfl.sync.up in its PTX: the scan of the lanes' item counts is "

@@ -135,11 +135,8 @@ static void check_tree(const char *kernel)
 
 GL_TEST(sequential_tree, GL_TECHNIQUE, 3, 10, "sequential: no tid % (2 s), a barrier per step")
 {
-    gl_ptx_entry e;
-    char *ptx = gl_given_ptx("reduce_interleaved_kernel", &e);
-    gl_given_tells_apart(gl_ptx_count(&e, "rem") > 0, "reduce_interleaved_kernel",
-                         "has no rem (tid % (2 * s))");
-    free(ptx);
+    gl_given_tells_apart(gl_ptx_count(gl_given_entry("reduce_interleaved_kernel"), "rem") > 0,
+                         "reduce_interleaved_kernel", "has no rem (tid % (2 * s))");
     FOR_EACH_KERNEL("reduce_sequential", "reduce_sequential_kernel", k) check_tree(k);
 }
 

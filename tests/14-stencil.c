@@ -67,10 +67,8 @@ static void check_barrier(const char *kernel)
 
 GL_TEST(shared_barrier, GL_TECHNIQUE, 2, 10, "shared: __syncthreads() after loading")
 {
-    gl_ptx_entry given;
-    char *ptx = gl_given_ptx("stencil_global_kernel", &given);
-    gl_given_tells_apart(gl_ptx_barriers(&given) == 0, "stencil_global_kernel", "has a barrier");
-    free(ptx);
+    gl_given_tells_apart(gl_ptx_barriers(gl_given_entry("stencil_global_kernel")) == 0,
+                         "stencil_global_kernel", "has a barrier");
     GL_FOR_EACH_KERNEL("stencil_shared", "stencil_shared_kernel", k) check_barrier(k);
 }
 
@@ -92,11 +90,9 @@ static void check_fetches(const char *kernel)
 
 GL_TEST(texture_fetches, GL_TECHNIQUE, 3, 10, "texture: tex fetches, no global load")
 {
-    gl_ptx_entry given;
-    char *ptx = gl_given_ptx("stencil_global_kernel", &given);
-    gl_given_tells_apart(gl_ptx_count(&given, "tex") == 0 && gl_ptx_count(&given, "ld.global"),
+    const gl_ptx_entry *given = gl_given_entry("stencil_global_kernel");
+    gl_given_tells_apart(gl_ptx_count(given, "tex") == 0 && gl_ptx_count(given, "ld.global"),
                          "stencil_global_kernel", "has texture fetches, or no global load");
-    free(ptx);
     GL_FOR_EACH_KERNEL("stencil_texture", "stencil_texture_kernel", k) check_fetches(k);
 }
 
@@ -114,11 +110,8 @@ static void check_no_clamp(const char *kernel)
 
 GL_TEST(texture_no_edge_code, GL_TECHNIQUE, 2, 10, "texture: no clamping code")
 {
-    gl_ptx_entry given;
-    char *ptx = gl_given_ptx("stencil_global_kernel", &given);
-    gl_given_tells_apart(gl_ptx_count(&given, "min") > 0, "stencil_global_kernel",
-                         "has no min (its clamped indices)");
-    free(ptx);
+    gl_given_tells_apart(gl_ptx_count(gl_given_entry("stencil_global_kernel"), "min") > 0,
+                         "stencil_global_kernel", "has no min (its clamped indices)");
     GL_FOR_EACH_KERNEL("stencil_texture", "stencil_texture_kernel", k) check_no_clamp(k);
 }
 

@@ -35,6 +35,15 @@ char *gl_given_ptx(const char *kernel, gl_ptx_entry *e)
     return ptx;
 }
 
+const gl_ptx_entry *gl_given_entry(const char *kernel)
+{
+    static char *ptx;
+    static gl_ptx_entry e;
+    free(ptx);
+    ptx = gl_given_ptx(kernel, &e);
+    return &e;
+}
+
 void gl_given_tells_apart(int tells, const char *kernel, const char *what)
 {
     if (!tells)

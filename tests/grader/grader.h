@@ -304,16 +304,16 @@ const char *gl_baseline_ptx(void);
 
 /* The given kernel's PTX (the kit's own build of baselines.cu), with e set to its entry
  * (given.c): a test shows it tells the given kernel from the lesson's. Missing, it is the kit's
- * error (NOT RUN). Free the returned text with free(). */
+ * error (NOT RUN). Free the text with free(); gl_given_entry's lasts until its next call. */
 struct gl_ptx_entry_s;
 char *gl_given_ptx(const char *kernel, struct gl_ptx_entry_s *e);
+const struct gl_ptx_entry_s *gl_given_entry(const char *kernel);
 /* tells 0: the given kernel does not look as the test expects (what, e.g. "has no rem"): the
  * test cannot tell the two apart with this compiler, a kit error (NOT RUN). */
 void gl_given_tells_apart(int tells, const char *kernel, const char *what);
 
-/* The student's PTX, with e set to kernel's entry (inspect.h). Fails the
- * test if the file did not compile or has no kernel of that name. Free the
- * returned text with free(). */
+/* The student's PTX, with e set to kernel's entry (inspect.h). Fails the test if the file
+ * did not compile or has no kernel of that name. Free the returned text with free(). */
 struct gl_ptx_entry_s;
 char *gl_kernel_ptx(const char *kernel, struct gl_ptx_entry_s *e);
 /* kernel's entry in the student's PTX, its text kept until the next call in the suite (the one
