@@ -31,6 +31,14 @@ void gl_fail(const char *fmt, ...)
     abort(); /* a handler that returns is a bug: never continue after a failure */
 }
 
+void *gl_host_alloc(size_t bytes)
+{
+    void *p = malloc(bytes + 1);
+    if (!p)
+        gl_fail("out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
 const char *gl_cuda_likely_cause(cudaError_t err)
 {
     switch (err) {

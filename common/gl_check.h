@@ -27,6 +27,10 @@ void gl_fail(const char *fmt, ...)
 #endif
     ;
 
+/* malloc(bytes) that fails (gl_fail: "out of host memory") instead of returning NULL; a
+ * byte more, so that 0 bytes is a pointer too. Free it with free(). */
+void *gl_host_alloc(size_t bytes);
+
 /* One line in the student's terms: what usually causes this error in a lab. */
 const char *gl_cuda_likely_cause(cudaError_t err);
 

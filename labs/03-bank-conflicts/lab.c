@@ -28,14 +28,6 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {NULL, NULL, NULL, 0},
 };
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes + 1);
-    if (!p)
-        gl_fail("out of host memory (%zu bytes)", bytes);
-    return p;
-}
-
 /* ---- tasks 1 and 3: the tile Gram matrices ---- */
 
 /* What usually causes what the comparison found, in the lab's terms. */
@@ -70,9 +62,9 @@ static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
     const double u = ldexp(1.0, -53), gamma = (BC_TILE + 1) * u / (1.0 - (BC_TILE + 1) * u);
     const bc_gram_size *z = ctx;
     size_t n = (size_t)z->rows * BC_TILE, bytes = n * (z->dbl ? sizeof(double) : sizeof(float));
-    void *in = xmalloc(2 * bytes), *got = (char *)in + bytes;
-    double *ref = xmalloc(n * sizeof(double)), most = 0.0;
-    float *ref_float = xmalloc(2 * n * sizeof(float)), *bound = ref_float + n;
+    void *in = gl_host_alloc(2 * bytes), *got = (char *)in + bytes;
+    double *ref = gl_host_alloc(n * sizeof(double)), most = 0.0;
+    float *ref_float = gl_host_alloc(2 * n * sizeof(float)), *bound = ref_float + n;
     char found[1024];
     gl_cmp cmp;
     (void)seed; /* every element is compared */
@@ -119,7 +111,7 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
     } else if (z->timed) {
         gl_device_fill_float(dst, 2 * n, 1.0f, 2.0f, seed);
     } else {
-        double *in = xmalloc(n * sizeof(double));
+        double *in = gl_host_alloc(n * sizeof(double));
         gl_rng rng;
         gl_rng_init(&rng, seed, "03-bank-conflicts: in");
         for (size_t i = 0; i < n; i++)

@@ -53,14 +53,6 @@ static void set_data(const cm_size *z, const float *host)
     GL_CHECK_LAUNCH(tasks[z->task].setter);
 }
 
-static void *host_alloc(size_t bytes)
-{
-    void *host = malloc(bytes + 1);
-    if (!host)
-        gl_fail("out of host memory (%zu bytes)", bytes);
-    return host;
-}
-
 /* ---- the problem (common/gl_problem.h) ---- */
 
 /* Input k of a call: floats in [-1, 1), a lookup's indices in [0, CM_TABLE) (uniform: the warp's
@@ -71,7 +63,7 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
     const cm_size *z = ctx;
     gl_rng rng;
     if (k == 0 && z->task == CM_POLY && z->cpu_check) {
-        float *x = host_alloc((size_t)z->n * sizeof(float));
+        float *x = gl_host_alloc((size_t)z->n * sizeof(float));
         gl_rng_init(&rng, seed, "points");
         for (int i = 0; i < z->n; i++) {
             float u = gl_rng_float(&rng, 0.0f, 1.0f);
@@ -252,7 +244,7 @@ static const char *verify(void *ctx, void *const *buf, unsigned long long seed)
     static char why[2048];
     const cm_size *z = ctx;
     size_t n = (size_t)z->n, i;
-    float *in = host_alloc((z->in_count + z->data_count + 3 * n) * sizeof(float));
+    float *in = gl_host_alloc((z->in_count + z->data_count + 3 * n) * sizeof(float));
     float *data = in + z->in_count, *out = data + z->data_count, *expected = out + n;
     float *bound = expected + n;
     host_data d = {.z = z, .x = in, .data = z->by_pointer ? data : z->data,

@@ -91,9 +91,7 @@ static void problem_call(void *ctx, const char *launcher, void *const *buf)
 /* *result = the largest of x[0 .. n-1], -INFINITY for n = 0, found on the host. */
 static void maximum(const at_size *z, const float *x, float *result)
 {
-    float *h = malloc((size_t)z->n * sizeof *h + 1), m = -INFINITY;
-    if (!h)
-        gl_fail("out of host memory (%d floats)", z->n);
+    float *h = gl_host_alloc((size_t)z->n * sizeof *h), m = -INFINITY;
     GL_CUDA(cudaMemcpy(h, x, (size_t)z->n * sizeof *h, cudaMemcpyDeviceToHost));
     for (int i = 0; i < z->n; i++)
         if (h[i] > m)

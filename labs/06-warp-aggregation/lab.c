@@ -144,8 +144,7 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
         gl_device_fill_int(dst, len, -WA_RANGE, WA_RANGE, seed);
         return;
     }
-    if (!(h = malloc(len * sizeof(int))))
-        gl_fail("out of host memory (%zu elements)", len);
+    h = gl_host_alloc(len * sizeof(int));
     gl_rng_init(&rng, seed, "06-warp-aggregation: in");
     if (is_filter(z->launcher)) /* no element positive, or every one */
         gl_fill_int(&rng, h, len, none ? -WA_RANGE : 1, none ? 0 : WA_RANGE);

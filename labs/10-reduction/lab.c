@@ -86,11 +86,9 @@ static void make_input(reduce_size *z, int c, void *dst)
 {
     input_of(z, c, &z->exact, &z->offset);
     size_t n = (size_t)z->n, count = n + 1 + PAST_N, at = (size_t)z->offset;
-    float *f = malloc(count * sizeof(float));
+    float *f = gl_host_alloc(count * sizeof(float));
     int *x = (int *)f, lo = z->wraps ? -(1 << 30) : -1000;
     gl_rng rng;
-    if (!f)
-        gl_fail("out of host memory for n = %d", z->n);
     gl_rng_init(&rng, z->same ? z->seed : gl_problem_seed(z->seed, c), "reduction input");
     z->sum = z->abs_sum = 0.0;
     z->int_sum = 0;
@@ -297,10 +295,8 @@ const char *reduce_twice(const char *launcher, reduce_size *z, int exact)
     for (unsigned x = sums.u[0] ^ sums.u[1]; x; x &= x - 1)
         bits++;
     if (exact) { /* in double, on the host */
-        float *in = malloc(p.buf[0].bytes + 1);
+        float *in = gl_host_alloc(p.buf[0].bytes);
         double sum = 0.0;
-        if (!in)
-            gl_fail("out of host memory for n = %d", z->n);
         gl_buf_download(&b[0], in);
         for (int i = 0; i < z->n; i++)
             sum += in[i];
