@@ -1,14 +1,13 @@
 /* 08-transpose.c: the grader's suite for lab 08-transpose.
  *
- *   correctness  tiled and padded on every class of size (rows and columns each a
- *                multiple of 32 or not), tiny and large ones, and one drawn from
- *                the run's seed; the launchers return at once (the work is on the GPU)
- *   technique    a __shared__ tile and a barrier in both kernels; the padded
- *                tile's row pitch is not a multiple of 32 words
- *   performance  tiled and padded against the lab's own naive transpose and
- *                copy kernel, timed by the judge on fresh inputs every call
- *   profile      shared-memory wavefronts per request (Nsight Compute): 1 for
- *                the padded kernel (no bank conflicts), many for the tiled one */
+ *   correctness  tiled and padded on every class of size (rows and columns each a multiple of
+ *                32 or not), tiny and large ones, and one drawn from the run's seed; the
+ *                launchers return at once (the work is on the GPU)
+ *   technique    a __shared__ tile and a barrier in both kernels; the padded tile's row pitch is
+ *                not a multiple of 32 words
+ *   performance  tiled and padded against the lab's own naive transpose and copy kernel
+ *   profile      shared-memory wavefronts per request (Nsight Compute): 1 for the padded kernel
+ *                (no bank conflicts), many for the tiled one */
 #include "grader.h"
 #include "inspect.h"
 
@@ -16,22 +15,18 @@
 
 #include <stdio.h>
 
-GL_RIGHT(tiled_1x1, 1, 15, "tiled, 1 x 1", .run = "transpose_tiled 1 1")
-GL_RIGHT(tiled_64x1000, 1, 15, "tiled, 64 x 1000", .run = "transpose_tiled 64 1000")
-GL_RIGHT(tiled_1000x64, 1, 15, "tiled, 1000 x 64", .run = "transpose_tiled 1000 64")
-GL_RIGHT(tiled_1x1000, 1, 15, "tiled, 1 x 1000", .run = "transpose_tiled 1 1000")
-GL_RIGHT(tiled_1000x1, 1, 15, "tiled, 1000 x 1", .run = "transpose_tiled 1000 1")
-GL_RIGHT(tiled_33x31, 2, 15, "tiled, 33 x 31", .run = "transpose_tiled 33 31")
-GL_RIGHT(tiled_1025x2049, 2, 15, "tiled, 1025 x 2049", .run = "transpose_tiled 1025 2049")
-GL_RIGHT(tiled_4096x4096, 2, 60, "tiled, 4096 x 4096", .run = "transpose_tiled 4096 4096")
-GL_RIGHT(padded_1x1, 1, 15, "padded, 1 x 1", .run = "transpose_padded 1 1")
-GL_RIGHT(padded_64x1000, 1, 15, "padded, 64 x 1000", .run = "transpose_padded 64 1000")
-GL_RIGHT(padded_1000x64, 1, 15, "padded, 1000 x 64", .run = "transpose_padded 1000 64")
-GL_RIGHT(padded_1x1000, 1, 15, "padded, 1 x 1000", .run = "transpose_padded 1 1000")
-GL_RIGHT(padded_1000x1, 1, 15, "padded, 1000 x 1", .run = "transpose_padded 1000 1")
-GL_RIGHT(padded_33x31, 2, 15, "padded, 33 x 31", .run = "transpose_padded 33 31")
-GL_RIGHT(padded_1025x2049, 2, 15, "padded, 1025 x 2049", .run = "transpose_padded 1025 2049")
-GL_RIGHT(padded_4096x4096, 2, 60, "padded, 4096 x 4096", .run = "transpose_padded 4096 4096")
+/* Each task on a tile, a matrix narrower and shorter than one, rows or columns or both not a
+ * multiple of 32, and 4096 x 4096: RIGHT(TASK, ROWS, COLS, ...) is test TASK_ROWSxCOLS */
+#define RIGHT(task, rows, cols, points, timeout_s)                                            \
+    GL_RIGHT(task##_##rows##x##cols, points, timeout_s, #task ", " #rows " x " #cols,         \
+             .run = "transpose_" #task " " #rows " " #cols)
+#define CORRECTNESS(task)                                                                     \
+    RIGHT(task, 1, 1, 1, 15) RIGHT(task, 64, 1000, 1, 15) RIGHT(task, 1000, 64, 1, 15)         \
+    RIGHT(task, 1, 1000, 1, 15) RIGHT(task, 1000, 1, 1, 15) RIGHT(task, 33, 31, 2, 15)         \
+    RIGHT(task, 1025, 2049, 2, 15) RIGHT(task, 4096, 4096, 2, 60)
+
+CORRECTNESS(tiled)
+CORRECTNESS(padded)
 
 /* A size from the run's seed: any class of rows and columns. */
 GL_RIGHT(tiled_random, 1, 15, "tiled, a size drawn from the seed",
@@ -41,9 +36,7 @@ GL_RIGHT(padded_random, 1, 15, "padded, a size drawn from the seed",
 
 /* The launcher only enqueues its kernel: 1000 x 1000 behind a 150 ms kernel. */
 GL_QUEUED(tiled_async, 2, "tiled, launcher returns at once", .run = "transpose_tiled 1000 1000")
-
-GL_QUEUED(padded_async, 2, "padded, launcher returns at once",
-          .run = "transpose_padded 1000 1000")
+GL_QUEUED(padded_async, 2, "padded, launcher returns at once", .run = "transpose_padded 1000 1000")
 
 /* ---- technique: read from the PTX and ptxas report, no GPU needed ---- */
 
@@ -52,19 +45,16 @@ GL_QUEUED(padded_async, 2, "padded, launcher returns at once",
 static long check_shared_tile(const char *kernel, int task)
 {
     char lesson[256];
-    long bytes;
     snprintf(lesson, sizeof lesson,
              "Task %d stages a TILE_DIM x TILE_DIM tile in shared memory: read it row by row "
              "from in (coalesced), write it row by row of out (coalesced), reading the tile by "
-             "columns in between",
-             task);
-    bytes = gl_kernel_shared_bytes(kernel, lesson);
+             "columns in between", task);
+    long bytes = gl_kernel_shared_bytes(kernel, lesson);
     if (bytes < (long)(TILE_DIM * TILE_DIM * sizeof(float)))
         gl_check_fail("%s's shared tile has %ld bytes, less than a %d x %d tile of floats (%zu "
                       "bytes)",
                       kernel, bytes, TILE_DIM, TILE_DIM, TILE_DIM * TILE_DIM * sizeof(float));
-    const gl_ptx_entry *e = gl_kernel_entry(kernel);
-    gl_expect_shared_rw(e, kernel, lesson);
+    gl_expect_shared_rw(gl_kernel_entry(kernel), kernel, lesson);
     return bytes;
 }
 
@@ -75,19 +65,12 @@ static void check_barrier(const char *kernel)
                        "wait, or it reads elements that other warps have not written yet");
 }
 
-GL_TEST(tiled_shared_tile, GL_TECHNIQUE, 3, 10, "tiled: a shared tile")
-{
-    GL_FOR_EACH_KERNEL("transpose_tiled", "transpose_tiled_kernel", k) check_shared_tile(k, 1);
-}
-
+GL_KERNEL_TEST(tiled_shared_tile, 3, "tiled: a shared tile", "transpose_tiled",
+               "transpose_tiled_kernel", check_shared_tile(k, 1))
 GL_KERNEL_TEST(tiled_barrier, 2, "tiled: __syncthreads()", "transpose_tiled",
                "transpose_tiled_kernel", check_barrier(k))
-
-GL_TEST(padded_shared_tile, GL_TECHNIQUE, 2, 10, "padded: a shared tile")
-{
-    GL_FOR_EACH_KERNEL("transpose_padded", "transpose_padded_kernel", k) check_shared_tile(k, 2);
-}
-
+GL_KERNEL_TEST(padded_shared_tile, 2, "padded: a shared tile", "transpose_padded",
+               "transpose_padded_kernel", check_shared_tile(k, 2))
 GL_KERNEL_TEST(padded_barrier, 1, "padded: __syncthreads()", "transpose_padded",
                "transpose_padded_kernel", check_barrier(k))
 
@@ -114,10 +97,9 @@ GL_KERNEL_TEST(padded_pitch, 4, "padded: row pitch not a multiple of 32", "trans
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
 GL_FASTER(tiled_vs_naive, 5, "tiled faster than naive", .launcher = "transpose_tiled",
-          .than = "transpose_naive", .than_is = "the naive transpose",
-          .factor = 1.25, /* H100 3.2x, 1.9x at 1/4 of its SMs */
+          .than = "transpose_naive", .than_is = "the naive transpose", .factor = 1.25,
           .hint = "Are both the read from in and the write to out coalesced (consecutive "
-                  "threadIdx.x on consecutive addresses)?")
+                  "threadIdx.x on consecutive addresses)?") /* H100 3.2x, 1.9x at 1/4 of its SMs */
 
 GL_FASTER(padded_vs_naive, 5, "padded far faster than naive", .launcher = "transpose_padded",
           .than = "transpose_naive", .than_is = "the naive transpose",
@@ -126,20 +108,18 @@ GL_FASTER(padded_vs_naive, 5, "padded far faster than naive", .launcher = "trans
                   "the column reads. Is the padding on the rows (tile[TILE_DIM][TILE_DIM + 1])?")
 
 GL_SHARE(padded_vs_copy, 5, "padded near the copy", .launcher = "transpose_padded",
-         .than = "transpose_copy", .than_is = "the copy kernel",
-         .percent = 52, /* H100 90%, H200 82% to 84% */
+         .than = "transpose_copy", .than_is = "the copy kernel", .percent = 52,
          .hint = "A transpose moves the same bytes as a copy: with both accesses coalesced and "
-                 "no bank conflicts it runs close to it")
+                 "no bank conflicts it runs close to it") /* H100 90%, H200 82% to 84% */
 
 /* ---- profile: Nsight Compute counters ---- */
 
 /* loads: instructions, wavefronts; stores: instructions, wavefronts; bank conflicts */
 static void shared_detail(const double *v, char *out, size_t len)
 {
-    snprintf(out, len,
-             "loads: %.0f instructions, %.0f wavefronts; stores: %.0f instructions, %.0f "
-             "wavefronts; bank conflicts: %.0f on loads, %.0f on stores",
-             v[2], v[0], v[3], v[1], v[4], v[5]);
+    snprintf(out, len, "loads: %.0f instructions, %.0f wavefronts; stores: %.0f instructions, "
+             "%.0f wavefronts; bank conflicts: %.0f on loads, %.0f on stores", v[2], v[0], v[3],
+             v[1], v[4], v[5]);
 }
 
 /* 1 when no access has bank conflicts, up to 32 */
@@ -181,8 +161,7 @@ static int problem(const char *launcher, int argc, char **argv, gl_problem *p)
     if (argc != 0 && (argc != 2 || gl_parse_long(argv[0], 1, 65536, &rows) ||
                       gl_parse_long(argv[1], 1, 65536, &cols)))
         return -1;
-    z.rows = (int)rows;
-    z.cols = (int)cols;
+    z = (transpose_size){.rows = (int)rows, .cols = (int)cols};
     *p = transpose_problem(launcher, &z);
     return 0;
 }

@@ -3,12 +3,10 @@
  *   make run LAB=01      your divergence.cu     make demo LAB=01   the reference
  *   build/.../demo [--csv FILE] [N]             (default 2^24 elements)
  *
- * Each variant runs once and is checked as the grader checks it (lab.c); a right one is then
- * timed (median of 21 runs, L2 flushed before each) and compared with the row it improves on
- * (x_baseline: that row's time over this one's). "random" input: each element's class is a
- * coin toss; "partitioned": the same values, the light ones first, then the heavy ones, so
- * whole warps agree. Gelem/s: input elements per second; for the block products that is also
- * gf_mul's per second (a block's 256 elements take 255). */
+ * Each variant is checked as the grader checks it (lab.c), a right one timed (median of 21, L2
+ * flushed) and compared with the row it improves on (x_baseline: its time over this one's).
+ * "random": each element's class a coin toss; "partitioned": the same values, the light ones
+ * first: whole warps agree. Gelem/s: input elements a second (gf_mul's too: 255 a block). */
 #include "lab.h"
 
 #include <stdio.h>
@@ -32,12 +30,10 @@ int main(int argc, char **argv)
                                             .no_memcpy = 1, .rates = {"Gelem/s"}};
     gl_demo_args args;
     char note[160];
-    int i;
-
-    gl_demo_parse(argc, argv, "[--csv FILE] [N]  (default 2^24 elements)", 1, 1, 1L << 28,
-                  &args);
-    in_random.n = in_partitioned.n = args.nvalues > 0 ? (int)args.values[0] : 1 << 24;
-    for (i = 0; cases[i].launcher; i++) /* elements a call: the rate */
+    gl_demo_dims(argc, argv, "[--csv FILE] [N]  (default 2^24 elements)", 1, 1 << 24, 1L << 28,
+                 &args, &in_random.n);
+    in_partitioned.n = in_random.n;
+    for (int i = 0; cases[i].launcher; i++) /* elements a call: the rate */
         cases[i].counts[0] = in_random.n;
     snprintf(note, sizeof note, "n = %d elements, blocks of %d threads, %d rounds of heavy "
              "work, block products in GF(2^32)", in_random.n, DIV_BLOCK, DIV_ROUNDS);

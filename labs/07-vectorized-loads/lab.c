@@ -5,11 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef void (*copy_fn)(int *out, const int *in, int n);
-typedef void (*add_fn)(int *out, const int *a, const int *b, int k, int n);
-
-GL_INVOKER(call_copy, copy_fn, a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_add, add_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
+GL_INVOKER(call_copy, void (*)(int *, const int *, int), a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_add, void (*)(int *, const int *, const int *, int, int), a, a[0].p, a[1].p,
+           a[2].p, (int)a[3].i, (int)a[4].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"copy_int", "ppi", call_copy, GL_GIVEN},
@@ -19,11 +17,6 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {"scaled_add_int4", "pppii", call_add, 0},
     {NULL, NULL, NULL, 0},
 };
-
-int vl_is_copy(const char *launcher)
-{
-    return !strncmp(launcher, "copy", 4) || !strcmp(launcher, "gl_copy");
-}
 
 /* Where buffer k of a call starts its array, in ints: a (a copy's in), then b and out, or out */
 static int start_of(const vl_size *z, int k)
@@ -43,21 +36,17 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
         gl_device_fill_int(dst, ints, -1000000, 1000000, seed);
 }
 
-/* A copy: out, a (in), n; a scaled add: out, a, b, k, n. */
+/* A copy: out, a (in), n (gl_copy, cudaMemcpyAsync: bytes); a scaled add: out, a, b, k, n. */
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
     const vl_size *z = ctx;
     int *a = (int *)buf[0] + start_of(z, 0), *b_or_out = (int *)buf[1] + start_of(z, 1);
-    if (!strcmp(launcher, "gl_copy")) {
-        gl_copy(b_or_out, a, (size_t)z->n * sizeof(int));
-    } else if (z->copy) {
-        gl_arg copy[] = {GL_P(b_or_out), GL_P(a), GL_I(z->n)};
-        gl_exec(launcher, copy);
-    } else {
-        gl_arg add[] = {GL_P((int *)buf[2] + start_of(z, 2)), GL_P(a), GL_P(b_or_out),
-                        GL_I(z->k ? z->k : 3), GL_I(z->n)};
-        gl_exec(launcher, add);
-    }
+    long long n = strcmp(launcher, "gl_copy") ? z->n : z->n * (long long)sizeof(int);
+    if (z->copy)
+        gl_exec(launcher, (gl_arg[]){GL_P(b_or_out), GL_P(a), GL_I(n)});
+    else
+        gl_exec(launcher, (gl_arg[]){GL_P((int *)buf[2] + start_of(z, 2)), GL_P(a),
+                                     GL_P(b_or_out), GL_I(z->k ? z->k : 3), GL_I(n)});
 }
 
 /* What usually causes what the comparison found, in the lab's terms. Indices count from out's
@@ -68,12 +57,10 @@ static const char *hint(void *ctx, const char *launcher, const gl_cmp *c)
     const vl_size *z = ctx;
     size_t start = (size_t)z->at.out, first = c->shown ? c->diff[0].index : start;
     (void)launcher;
-    if (first < start) {
-        snprintf(why, sizeof why, "The array is out[%zu .. %zu), and an int before it was "
-                 "written: the vector loop or the tail goes outside its n ints",
-                 start, start + (size_t)z->n);
+    snprintf(why, sizeof why, "The array is out[%zu .. %zu), and an int before it was written: "
+             "the vector loop or the tail goes outside its n ints", start, start + (size_t)z->n);
+    if (first < start)
         return why;
-    }
     if (c->unwritten == (size_t)z->n)
         return "Is the kernel still a TODO, or is it never launched?";
     if (c->unwritten && c->unwritten <= 3 && first - start + 4 >= (size_t)(z->n / 4 * 4))
@@ -88,16 +75,13 @@ static const char *hint(void *ctx, const char *launcher, const gl_cmp *c)
 
 gl_problem vl_problem(const char *launcher, void *size)
 {
-    static const char *const copy_names[] = {"in", "out"}, *const add_names[] = {"a", "b", "out"};
     vl_size *z = size;
-    int copy = vl_is_copy(launcher), w;
-    gl_problem p = {.what = z->what, .inputs = copy ? 1 : 2, .outputs = 1, .ctx = z,
-                    .make = problem_make, .call = problem_call,
+    int copy = z->copy = !strncmp(launcher, "copy", 4) || !strcmp(launcher, "gl_copy");
+    gl_problem p = {.what = z->what, .inputs = copy ? 1 : 2, .outputs = 1, .ctx = z, .sets = 16,
+                    .rounds = 5, .make = problem_make, .call = problem_call, .hint_of = hint,
                     .reference = copy ? "copy_int" : "scaled_add_int", .inputs_read_only = 1,
-                    .hint_of = hint, .work = (copy ? 2.0 : 3.0) * (double)z->n * sizeof(int),
-                    .sets = 16, .rounds = 5};
-    z->copy = copy;
-    w = snprintf(z->what, sizeof z->what, "with n = %d", z->n);
+                    .work = (copy ? 2.0 : 3.0) * (double)z->n * sizeof(int)};
+    int w = snprintf(z->what, sizeof z->what, "with n = %d", z->n);
     if (copy && (z->at.out || z->at.a))
         snprintf(z->what + w, sizeof z->what - (size_t)w, ", out %d and in %d ints past a "
                  "256-byte boundary", z->at.out, z->at.a);
@@ -106,7 +90,7 @@ gl_problem vl_problem(const char *launcher, void *size)
                  "a 256-byte boundary", z->at.out, z->at.a, z->at.b);
     for (int k = 0; k <= p.inputs; k++)
         p.buf[k] = (gl_problem_buf){
-            .name = (copy ? copy_names : add_names)[k],
+            .name = k == p.inputs ? "out" : copy ? "in" : k ? "b" : "a",
             .bytes = ((size_t)start_of(z, k) + (size_t)z->n) * sizeof(int),
             .guard = 4096 + 256, /* a page past the farthest stray vector store or tail */
             .made = k == p.inputs && start_of(z, k) > 0, /* out's ints before its array: kept */

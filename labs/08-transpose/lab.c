@@ -46,16 +46,15 @@ gl_problem transpose_problem(const char *launcher, void *size)
                     .call = problem_call, .reference = copy ? NULL : "transpose_naive",
                     .reference_fn = copy ? problem_copy : NULL, .inputs_read_only = 1,
                     .work = 2.0 * (double)bytes, .sets = 8, .rounds = 5};
-    /* a missing bounds test writes up to 31 rows or columns too far */
-    size_t guard = (size_t)32 * (size_t)(z->rows > z->cols ? z->rows : z->cols) * sizeof(float);
+    /* a missing bounds test writes up to 31 rows or columns too far; and a page more */
+    size_t guard = 32 * (size_t)(z->rows > z->cols ? z->rows : z->cols) * sizeof(float) + 4096;
     snprintf(z->what, sizeof z->what, "at %d x %d", z->rows, z->cols);
     p.buf[0] = (gl_problem_buf){.name = "in", .bytes = bytes, .row = (size_t)z->cols,
-                                .outside = "in is the read-only input", .guard = guard + 4096};
+                                .outside = "in is the read-only input", .guard = guard};
     p.buf[1] = (gl_problem_buf){.name = "out", .bytes = bytes, .cmp = GL_CMP_FLOAT, /* exact */
-                                .row = (size_t)(copy ? z->cols : z->rows),
+                                .row = (size_t)(copy ? z->cols : z->rows), .guard = guard,
                                 .outside = "the bounds test for the last, partial tiles is "
-                                           "missing or wrong",
-                                .guard = guard + 4096};
+                                           "missing or wrong"};
     /* what usually causes what the comparison found, in the lab's terms */
     p.hint_none = "Is the kernel still a TODO, or is it never launched?";
     p.hint_partly = "Some elements were never written: the bounds test or the index arithmetic "
