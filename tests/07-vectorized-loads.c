@@ -80,12 +80,11 @@ GL_KERNEL_TEST(copy_int2_vector_ops, 2, "int2 copy: ld/st.global.v2", "copy_int2
 
 GL_TEST(copy_int4_vector_ops, GL_TECHNIQUE, 3, 10, "int4 copy: ld/st.global.v4")
 {
-    gl_ptx_entry given; /* the test tells a scalar kernel from a vector one: the given has none */
-    char *ptx = gl_given_ptx("copy_int_kernel", &given);
-    gl_given_tells_apart(!gl_ptx_count_with(&given, "ld.global", ".v4") &&
-                             !gl_ptx_count_with(&given, "ld.global", ".v2"),
+    /* the test tells a scalar kernel from a vector one: the given has none */
+    const gl_ptx_entry *given = gl_given_entry("copy_int_kernel");
+    gl_given_tells_apart(!gl_ptx_count_with(given, "ld.global", ".v4") &&
+                             !gl_ptx_count_with(given, "ld.global", ".v2"),
                          "copy_int_kernel", "has vector loads");
-    free(ptx);
     GL_FOR_EACH_KERNEL("copy_int4", "copy_int4_kernel", k)
         check_vector_ops(k, "copy_int4", ".v4", 1, 2);
 }
@@ -100,17 +99,16 @@ GL_KERNEL_TEST(scaled_add_int4_vector_ops, 3, "int4 scaled add: .v4 loads", "sca
  * at 1.0x. The numbers beside each: bandwidth ratios at 2^26 ints. */
 
 GL_FASTER(int2_vs_int, 3, "int2 copy faster than int", .launcher = "copy_int2", .than = "copy_int",
-          .than_is = "the given copy_int", .factor = 1.1, /* H100 1.70, H200 1.76 */
+          .factor = 1.1, /* H100 1.70, H200 1.76 */
           .hint = "Each thread should move one int2 (8 bytes) per load and per store")
 
 GL_FASTER(int4_vs_int, 4, "int4 copy faster than int", .launcher = "copy_int4", .than = "copy_int",
-          .than_is = "the given copy_int", .factor = 1.6, /* H100 2.53, H200 2.64 */
+          .factor = 1.6, /* H100 2.53, H200 2.64 */
           .hint = "Each thread should move one int4 (16 bytes) per load and per store: four "
                   "times the bytes in flight for the same number of instructions")
 
 GL_FASTER(scaled_add_int4_vs_int, 4, "int4 scaled add faster", .launcher = "scaled_add_int4",
-          .than = "scaled_add_int", .than_is = "the given scaled_add_int",
-          .factor = 1.55, /* H100 2.45, H200 2.54 */
+          .than = "scaled_add_int", .factor = 1.55, /* H100 2.45, H200 2.54 */
           .hint = "Load a and b as int4, compute the four results, store one int4")
 
 GL_SHARE(int4_vs_memcpy, 4, "int4 copy near cudaMemcpy", .launcher = "copy_int4",
