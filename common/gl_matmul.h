@@ -75,6 +75,8 @@ struct gl_matmul_s {
     /* a call runs the launcher by name (gl_exec) on (c, a, b, m, n, k) and then extra's ints,
      * which a launcher whose layout has no place for them never sees */
     int extra[2];        /* more arguments after m, n and k: a block's rows and columns */
+    const gl_matmul *at; /* or NULL: m, n, k, misaligned and sample are at's (a demo's row at the
+                          * size of another, with extra of its own): gl_matmul_problem copies them */
     const char *launcher;     /* set by gl_matmul_problem */
     char what[128];           /* set by gl_matmul_problem: "at m = n = k = 2048" */
     char allocation[3][32];   /* set by gl_matmul_problem: a misaligned matrix's buffer in the
@@ -83,8 +85,16 @@ struct gl_matmul_s {
 };
 
 /* The problem of launcher on z, its ctx; z must outlive it. Sets z->launcher, z->what and
- * z->allocation. */
+ * z->allocation (and, first, z's sizes from z->at). */
 gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z);
+
+/* The product on the host (gl_matmul_ref), as a demo's host case (gl_demo_case.host): C from A
+ * and B, buf as a call of size's problem gets them (host copies). */
+void gl_matmul_host(void *size, void *const *buf);
+/* A demo's note of that host case, under key, from its time ms on z: "6.50 s at 2048 x 2048 x
+ * 2048 = 2.64 GFLOP/s (one thread, in double)". */
+struct gl_table;
+void gl_matmul_note_host(struct gl_table *t, const char *key, const gl_matmul *z, double ms);
 
 /* z's sizes from the words of a test or a profile run: "M N K" (k may be 0) or "DIM" (m = n = k),
  * each at most max, then "a", "b" or "c" to start that matrix one float past a 16-byte boundary.

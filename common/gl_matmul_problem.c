@@ -1,7 +1,8 @@
 /* gl_matmul_problem.c: the product C = A B as a lab's problem (gl_matmul.h; labs 09 and 11):
  * its inputs (aligned or not), its call of the lab's launcher by name, its buffers' guards and
  * its check, whole or on a sample, in the lab's words; and the words that give its sizes. It
- * calls a lab's launchers (gl_exec), so only a lab's programs link it. */
+ * calls a lab's launchers (gl_exec), so only a lab's programs link it. A demo's host case of it
+ * and that case's note: gl_matmul_host, gl_matmul_note_host. */
 #include "gl_matmul.h"
 
 #include "gl_buffer.h"
@@ -9,6 +10,7 @@
 #include "gl_demo.h"
 #include "gl_device_data.h"
 #include "gl_exec.h"
+#include "gl_table.h"
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -134,6 +136,13 @@ static const char *problem_verify(void *ctx, void *const *buf, unsigned long lon
 
 gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z)
 {
+    if (z->at) { /* another's sizes, its own extra */
+        z->m = z->at->m;
+        z->n = z->at->n;
+        z->k = z->at->k;
+        memcpy(z->misaligned, z->at->misaligned, sizeof z->misaligned);
+        z->sample = z->at->sample;
+    }
     gl_problem p = {.what = z->what, .inputs = 2, .outputs = 1, .ctx = z, .make = problem_make,
                     .call = problem_call, .verify = problem_verify, .inputs_read_only = 1,
                     .work = 2.0 * z->m * (double)z->n * z->k, .unit = "GFLOP/s", .sets = 4,
@@ -166,6 +175,19 @@ gl_problem gl_matmul_problem(const char *launcher, gl_matmul *z)
     p.buf[2].cmp = GL_CMP_FLOAT;
     p.buf[2].guard = z->guard;
     return p;
+}
+
+void gl_matmul_host(void *size, void *const *buf)
+{
+    const gl_matmul *z = size;
+    gl_matmul_ref(matrix(z, 0, buf[0]), matrix(z, 1, buf[1]), z->m, z->n, z->k,
+                  matrix(z, 2, buf[2]), NULL);
+}
+
+void gl_matmul_note_host(gl_table *t, const char *key, const gl_matmul *z, double ms)
+{
+    gl_table_note(t, key, "%.2f s at %d x %d x %d = %.2f GFLOP/s (one thread, in double)",
+                  ms / 1e3, z->m, z->n, z->k, 2.0 * z->m * (double)z->n * z->k / ms / 1e6);
 }
 
 int gl_matmul_parse(gl_matmul *z, int argc, char **argv, long max)

@@ -1,19 +1,17 @@
 /* 09-matmul-tiling.c: the grader's suite for lab 09-matmul-tiling.
  *
- *   correctness  every launcher on tiny sizes, k = 0, each dimension a multiple of TILE = 32,
- *                of NAIVE_BLOCK = 16 only, or of neither, and a size drawn from the run's seed,
- *                each on the lab's problem (lab.c, gl_matmul.h: a CPU reference in double with
- *                each element's FP32 error bound, guards, read-only inputs); the study's block
- *                shapes; the launchers return at once
- *   technique    in the kernels the launchers ran: the tiled kernel's two TILE x TILE __shared__
- *                tiles, a barrier after writing them and one after reading them; the naive
- *                kernel does not scale threadIdx.x by a row length (the given swapped kernel
- *                does, so the test can tell)
+ *   correctness  every launcher on tiny sizes, k = 0, each dimension a multiple of TILE = 32, of
+ *                NAIVE_BLOCK = 16 only or of neither, and a size from the run's seed, on the lab's
+ *                problem (lab.c, gl_matmul.h: a CPU reference in double with each element's FP32
+ *                error bound, guards, read-only inputs); the study's block shapes; the launchers
+ *                return at once
+ *   technique    in the kernels that ran: the tiled kernel's two TILE x TILE __shared__ tiles, a
+ *                barrier after writing them and one after reading them; the naive kernel does not
+ *                scale threadIdx.x by a row length (the given swapped one does: the test can tell)
  *   performance  naive and tiled against the lab's own swapped kernel, the block launches
  *                against the lab's own empty launch
- *   profile      global load requests (Nsight Compute): the tiled kernel issues about TILE times
- *                fewer than the naive product's 2 m n k / 32; sectors per request show the
- *                naive kernel's coalescing */
+ *   profile      global load requests (Nsight Compute): tiled about TILE times fewer than the
+ *                naive product's 2 m n k / 32; sectors per request: the naive one's coalescing */
 #include "grader.h"
 #include "inspect.h"
 
@@ -26,24 +24,20 @@
  * claims' beside their bounds): a verdict must not flip between runs. */
 #define PERF_DIM 2048        /* m = n = k of the timed products: 4 sets of A, B and C, 192 MiB */
 #define PERF_SAMPLE 1024     /* random elements of C checked per call, besides its edges */
-#define LAUNCH_DIM 640       /* block_launches: (640 / 16)^2 = 1600 launches; a call takes about
-                                39 ms on an H100 */
+#define LAUNCH_DIM 640       /* block_launches: (640 / 16)^2 = 1600 launches, 39 ms on an H100 */
 #define MIN_LAUNCH_SHARE 0.5 /* of launches x the empty launch's time, at least; H200 at 512^3:
-                                19.6 ms more than one grid, against 3.0 ms for 1024 empty
-                                launches (6.5x); at 1024^3 one grid took 0.42 ms, 4096 launches
-                                146.7 ms */
+                                19.6 ms more than one grid, against 3.0 ms for 1024 empty launches
+                                (6.5x); at 1024^3 one grid took 0.42 ms, 4096 launches 146.7 ms */
 #define PROFILE_DIM 512      /* m = n = k under Nsight Compute */
 #define MIN_LOAD_REDUCTION 16.0 /* naive (2 m n k / 32) / tiled global load requests: TILE = 32
                                    predicts 32; H200: 32.0 */
 
 /* ---- correctness: each size a problem of GL_LAB.problem, checked by gl_problem_check ---- */
 
-/* tiny, one dimension at a time, and k = 0 (C = 0: an empty sum) */
+/* EDGES: tiny, one dimension at a time, and k = 0 (C = 0: an empty sum); SIZES: m, n and k each
+ * a multiple of 32, of 16 only or of neither, in many combinations (64 x 100 x 48: m of TILE) */
 #define EDGES "1 1 1, 1 1 300, 33 1 17, 1 77 5, 7 5 0"
-/* each of m, n and k a multiple of 32, of 16 only, or of neither, in other
- * combinations: 64 x 100 x 48 is m a multiple of TILE where n is not */
-#define SIZES "64 64 64, 64 100 48, 100 64 96, 48 80 100, 100 37 123, 129 257 65, " \
-              "300 301 302"
+#define SIZES "64 64 64, 64 100 48, 100 64 96, 48 80 100, 100 37 123, 129 257 65, 300 301 302"
 
 /* The correctness tests of one launcher, label its name in the titles; the points of the
  * tiny sizes and of the others; a size from the run's seed: any class of each dimension */
@@ -60,11 +54,10 @@ CORRECTNESS(tiled, "matmul_tiled", "tiled", 3, 3)
 CORRECTNESS(grid1d, "matmul_naive_grid1d", "1D grid", 1, 2)
 CORRECTNESS(block_launches, "matmul_naive_block_launches", "block launches", 1, 2)
 
-/* The study's block shapes (rows x cols of threads), then one thread, an odd
- * shape and one column of 1024 threads, on one odd size. */
-#define SHAPES "1 2, 2 4, 4 8, 8 16, 16 16, 16 32, 32 32, 1 1, 3 5, 1024 1"
+/* The study's block shapes (rows x cols of threads), then one thread, an odd shape and one
+ * column of 1024 threads, on one odd size. */
 GL_RIGHT(naive_shapes, 3, 15, "naive, every block shape", .run = "matmul_naive_shape 129 257 65",
-         .cases = SHAPES)
+         .cases = "1 2, 2 4, 4 8, 8 16, 16 16, 16 32, 32 32, 1 1, 3 5, 1024 1")
 
 /* The launchers only enqueue their kernels: 300 x 301 x 302 behind a 150 ms kernel. */
 GL_QUEUED(naive_async, 1, "naive, launcher returns at once", .run = "matmul_naive 300 301 302")
@@ -109,14 +102,12 @@ static void check_barriers(const char *kernel)
         gl_check_fail("in %s a thread can read the tiles (ld.shared) after writing its elements "
                       "(st.shared) with no barrier in between: it may read an element another "
                       "thread has not written yet. __syncthreads() after loading the tiles (read "
-                      "after write)",
-                      kernel);
+                      "after write)", kernel);
     if (hazard == GL_WRITE_AFTER_READ)
         gl_check_fail("in %s a thread can write the next step's tile elements (st.shared) after "
                       "reading the tiles (ld.shared) with no barrier in between: it may "
                       "overwrite an element another thread still needs. __syncthreads() after "
-                      "the inner loop (write after read)",
-                      kernel);
+                      "the inner loop (write after read)", kernel);
     gl_test_note("%d barriers; shared stores and loads separated by them", gl_ptx_barriers(e));
 }
 
@@ -148,12 +139,10 @@ GL_FASTER(naive_vs_swapped, 4, "naive faster than swapped", .launcher = "matmul_
                   "threadIdx.x), so that a warp's loads of b and stores to c are consecutive "
                   "floats?")
 
-/* Further than naive_vs_swapped: a naive kernel, even with the coalesced mapping, stays
- * below this bound. */
+/* Further than naive_vs_swapped: no naive kernel, even with the coalesced mapping, gets this far */
 GL_FASTER(tiled_vs_swapped, 4, "tiled faster than any naive kernel", .launcher = "matmul_tiled",
           .than = "matmul_naive_swapped", .than_is = "the given matmul_naive_swapped",
-          .factor = 5.5, /* H200 9.51x (17.660 / 1.858 ms); a naive kernel, even coalesced,
-                            5.63x */
+          .factor = 5.5, /* H200 9.51x (17.660 / 1.858 ms); a naive one, even coalesced, 5.63x */
           .hint = "That is more than a naive kernel gets with the coalesced mapping alone (about "
                   "5.6x). Does each thread load one element of each tile per step, and the "
                   "inner loop read only the shared tiles (TILE uses of each loaded element)?")
@@ -164,17 +153,15 @@ static void empty_call(void *args, int i)
     gl_exec("matmul_empty_launch", args);
 }
 
-/* A stream runs its kernels one after another, and each launch costs its
- * overhead: one launch per block must take at least a share of what as
- * many launches of the given empty kernel take; one launch of the whole
- * grid takes a small fraction of that. */
+/* A stream runs its kernels one after another, and each launch costs its overhead: one launch
+ * per block must take at least a share of what as many launches of the given empty kernel take;
+ * one launch of the whole grid takes a small fraction of that. */
 GL_TEST(block_launches_vs_empty, GL_PERFORMANCE, 3, 120, "block launches pay a launch per block")
 {
-    int blocks = (LAUNCH_DIM + NAIVE_BLOCK - 1) / NAIVE_BLOCK, launches = blocks * blocks;
+    int launches = MATMUL_BLOCK_LAUNCHES(LAUNCH_DIM, LAUNCH_DIM);
     gl_timed empty = {1, 5, NULL, empty_call, NULL, NULL};
-    gl_arg args[] = {GL_I(launches)};
     gl_problem p;
-    double te = gl_time_baseline(&empty, args),
+    double te = gl_time_baseline(&empty, (gl_arg[]){GL_I(launches)}),
            tb = gl_timed_ms("matmul_naive_block_launches", "launches", &p);
     gl_test_margin(tb / te, MIN_LAUNCH_SHARE, 1);
     if (tb < MIN_LAUNCH_SHARE * te)
@@ -182,11 +169,10 @@ GL_TEST(block_launches_vs_empty, GL_PERFORMANCE, 3, 120, "block launches pay a l
                       "launches alone should cost %.3f ms (%.2f us each, measured with the "
                       "given empty kernel); it should take at least %.0f%% of that: does it "
                       "launch one grid of one block per block of C?",
-                      LAUNCH_DIM, tb, launches, te, 1e3 * te / launches,
-                      100.0 * MIN_LAUNCH_SHARE);
+                      LAUNCH_DIM, tb, launches, te, 1e3 * te / launches, 100.0 * MIN_LAUNCH_SHARE);
     gl_test_note("block_launches %.3f ms; %d empty launches %.3f ms (%.2f us each; needs at "
-                 "least %.0f%% of it)",
-                 tb, launches, te, 1e3 * te / launches, 100.0 * MIN_LAUNCH_SHARE);
+                 "least %.0f%% of it)", tb, launches, te, 1e3 * te / launches,
+                 100.0 * MIN_LAUNCH_SHARE);
 }
 
 /* ---- profile: Nsight Compute counters ---- */
@@ -197,8 +183,7 @@ GL_TEST(tiled_global_loads, GL_PROFILE, 4, 300, "tiled: TILE times fewer global 
      * one of B (the H200 counted exactly that on the given swapped kernel) */
     static const char *const args[] = {"matmul_tiled", "512", "512", "512", NULL};
     double naive_req = 2.0 * PROFILE_DIM * (double)PROFILE_DIM * PROFILE_DIM / 32.0, v[2];
-    /* requests and sectors, over all its kernels */
-    gl_profile(gl_global_load_sectors.metrics, 2, v, args);
+    gl_profile(gl_global_load_sectors.metrics, 2, v, args); /* requests, sectors: all kernels */
     if (v[0] <= 0)
         gl_check_fail("matmul_tiled made no global load requests (Nsight Compute)");
     gl_test_margin(naive_req / v[0], MIN_LOAD_REDUCTION, 1);
@@ -230,11 +215,9 @@ static int timed(const char *launcher, const char *on, gl_problem *p)
 {
     static gl_matmul z;
     int launches = on && !strcmp(on, "launches"), dim = launches ? LAUNCH_DIM : PERF_DIM;
-    if (on && *on && !launches)
-        return -1;
     z = (gl_matmul){.m = dim, .n = dim, .k = dim, .sample = PERF_SAMPLE};
     *p = matmul_describe(launcher, &z);
-    return 0;
+    return on && *on && !launches ? -1 : 0;
 }
 
 /* The problem of a correctness test or a profile run (LAUNCHER M N K: a launcher with the

@@ -15,8 +15,7 @@
 
 #include "lab.h"
 
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdlib.h> /* and, through lab.h, <stdio.h> */
 
 /* Multiply-adds per shared-load instruction in the PTX (static counts): the given 32 x 32 tiled
  * kernel has 0.5, task 1's reference 0.89 (TM1 = 8 FMAs, 8 + 1 loads), task 2's 4 (64 for 16). */
@@ -45,31 +44,23 @@ static void check_random(const char *launcher)
     gl_rng rng;
     gl_test_rng(&rng);
     int m = (int)gl_rng_range(&rng, 1, 700), n = (int)gl_rng_range(&rng, 1, 700),
-        k = (int)gl_rng_range(&rng, 0, 300);
-    if (gl_rng_range(&rng, 0, 1)) {
-        n = (n + 3) / 4 * 4;
-        k = (k + 3) / 4 * 4;
-    }
-    gl_expect_right("%s %d %d %d", launcher, m, n, k);
+        k = (int)gl_rng_range(&rng, 0, 300), four = gl_rng_range(&rng, 0, 1) ? 4 : 1;
+    gl_expect_right("%s %d %d %d", launcher, m, (n + four - 1) / four * four,
+                    (k + four - 1) / four * four);
 }
 
-/* The correctness tests of one launcher, label its name in the titles; the points of the
+/* The correctness tests of launcher sgemm_FN, label its name in the titles; the points of the
  * test that it returns at once (at 512^3, A copied in by a 150 ms kernel before it) */
-#define CORRECTNESS(fn, label, async_points)                                                  \
-    GL_RIGHT(fn##_small, 1, 15, label ": tiny, k = 0, one tile", .run = "sgemm_" #fn,         \
-             .cases = SMALL)                                                                  \
-    GL_RIGHT(fn##_odd_sizes, 2, 15, label ": odd sizes (no 128-bit loads)",                   \
-             .run = "sgemm_" #fn, .cases = ODD)                                               \
-    GL_RIGHT(fn##_vector_path, 1, 15, label ": k, n multiples of 4 (128-bit loads fit)",      \
-             .run = "sgemm_" #fn, .cases = VECTOR_PATH)                                       \
-    GL_RIGHT(fn##_misaligned, 1, 15, label ": misaligned a, b, c", .run = "sgemm_" #fn,       \
-             .cases = MISALIGNED)                                                             \
-    GL_TEST(fn##_random, GL_CORRECTNESS, 1, 15, label ": a shape drawn from the seed")        \
-    {                                                                                         \
-        check_random("sgemm_" #fn);                                                           \
-    }                                                                                         \
-    GL_QUEUED(fn##_async, async_points, label ": launcher returns at once",                   \
-              .run = "sgemm_" #fn " 512")
+#define RUN(fn) .run = "sgemm_" #fn
+#define CORRECTNESS(fn, label, async_points)                                                       \
+    GL_RIGHT(fn##_small, 1, 15, label ": tiny, k = 0, one tile", RUN(fn), .cases = SMALL)          \
+    GL_RIGHT(fn##_odd_sizes, 2, 15, label ": odd sizes (no 128-bit loads)", RUN(fn), .cases = ODD) \
+    GL_RIGHT(fn##_vector_path, 1, 15, label ": k, n multiples of 4 (128-bit loads fit)",           \
+             RUN(fn), .cases = VECTOR_PATH)                                                        \
+    GL_RIGHT(fn##_misaligned, 1, 15, label ": misaligned a, b, c", RUN(fn), .cases = MISALIGNED)   \
+    GL_TEST(fn##_random, GL_CORRECTNESS, 1, 15, label ": a shape drawn from the seed")             \
+    { check_random("sgemm_" #fn); }                                                                \
+    GL_QUEUED(fn##_async, async_points, label ": launcher returns at once", RUN(fn) " 512")
 
 CORRECTNESS(blocktiled_1d, "1D tiles", 1)
 CORRECTNESS(blocktiled_2d, "2D tiles", 1)
@@ -77,6 +68,10 @@ CORRECTNESS(vectorized, "vectorized", 1)
 CORRECTNESS(prefetch, "prefetch", 2)
 
 /* ---- technique: read from the PTX and the ptxas report, no GPU needed ---- */
+
+/* A technique test of sgemm_FN: check(k) on each kernel it ran (without a GPU, sgemm_FN_kernel) */
+#define KERNEL_TEST(name, points, title, fn, check)                                                \
+    GL_KERNEL_TEST(name, points, title, "sgemm_" #fn, "sgemm_" #fn "_kernel", check)
 
 /* Both tiles in shared memory, used (ptxas reserves them); barriers after the loads and the math */
 static void check_tiles(const char *kernel, long min_bytes, const char *tiles, int task)
@@ -114,15 +109,13 @@ static void check_register_reuse(const char *kernel)
         gl_check_fail("%s has %d fma.rn.f32 for %d shared loads in its PTX (%.2f per load, like "
                       "the given tiled kernel's %.2f): read each value of B into a register "
                       "once per step i and use it for the thread's TM1 = %d results, in a "
-                      "float[TM1] indexed by unrolled loops",
-                      kernel, fma, loads, r, given, TM1);
+                      "float[TM1] indexed by unrolled loops", kernel, fma, loads, r, given, TM1);
     gl_test_note("%.2f multiply-adds per shared load (needs %.2f; the given tiled kernel %.2f)",
                  r, MIN_1D_FMA_PER_SHARED_LOAD, given);
 }
 
-GL_KERNEL_TEST(blocktiled_1d_register_reuse, 2,
-               "1D tiles: shared tiles, barriers, FMAs per shared load", "sgemm_blocktiled_1d",
-               "sgemm_blocktiled_1d_kernel", check_register_reuse(k))
+KERNEL_TEST(blocktiled_1d_register_reuse, 2, "1D tiles: shared tiles, barriers, FMAs per shared "
+            "load", blocktiled_1d, check_register_reuse(k))
 
 static void check_register_tile(const char *kernel)
 {
@@ -135,13 +128,11 @@ static void check_register_tile(const char *kernel)
                       "step i, load TM values of A and TN of B into registers and do all TM x "
                       "TN = %d multiply-adds with them (%d per load)",
                       kernel, fma, loads, r, TM * TN, TM * TN / (TM + TN));
-    gl_test_note("%.2f multiply-adds per shared load (needs %.2f)", r,
-                 MIN_2D_FMA_PER_SHARED_LOAD);
+    gl_test_note("%.2f multiply-adds per shared load (needs %.2f)", r, MIN_2D_FMA_PER_SHARED_LOAD);
 }
 
-GL_KERNEL_TEST(blocktiled_2d_register_tile, 2,
-               "2D tiles: shared tiles, barriers, FMAs per shared load", "sgemm_blocktiled_2d",
-               "sgemm_blocktiled_2d_kernel", check_register_tile(k))
+KERNEL_TEST(blocktiled_2d_register_tile, 2, "2D tiles: shared tiles, barriers, FMAs per shared "
+            "load", blocktiled_2d, check_register_tile(k))
 
 /* 128-bit loads from global memory (ld.global.v4.f32, or .nc) and shared memory (ld.shared.v4) */
 static void check_128bit(const char *kernel, int task)
@@ -154,39 +145,33 @@ static void check_128bit(const char *kernel, int task)
     if (global_v4 == 0)
         gl_check_fail("%s has no 128-bit global load (ld.global.v4) in its PTX: load each "
                       "thread's float4 of A and of B with load4, which issues one where the "
-                      "float4 is aligned and inside the matrix",
-                      kernel);
+                      "float4 is aligned and inside the matrix", kernel);
     if (shared_v4 == 0)
         gl_check_fail("%s has no 128-bit shared load (ld.shared.v4) in its PTX: with A's tile "
                       "transposed (as[i][r]), a thread's 4 values of A for one i are "
                       "consecutive; read them, and B's, as float4 "
-                      "(*reinterpret_cast<const float4 *>(&as[i][ty * 4]))",
-                      kernel);
+                      "(*reinterpret_cast<const float4 *>(&as[i][ty * 4]))", kernel);
     gl_test_note("%d ld.global.v4 and %d ld.shared.v4 in the PTX", global_v4, shared_v4);
 }
 
-GL_KERNEL_TEST(vectorized_128bit_loads, 3, "vectorized: ld.global.v4, ld.shared.v4",
-               "sgemm_vectorized", "sgemm_vectorized_kernel", check_128bit(k, 3))
-GL_KERNEL_TEST(prefetch_128bit_loads, 2, "prefetch: ld.global.v4, ld.shared.v4",
-               "sgemm_prefetch", "sgemm_prefetch_kernel", check_128bit(k, 4))
+KERNEL_TEST(vectorized_128bit_loads, 3, "vectorized: ld.global.v4, ld.shared.v4", vectorized,
+            check_128bit(k, 3))
+KERNEL_TEST(prefetch_128bit_loads, 2, "prefetch: ld.global.v4, ld.shared.v4", prefetch,
+            check_128bit(k, 4))
 
+/* Two buffers of each tile, used (ptxas reserves them) */
 static void check_two_buffers(const char *kernel)
 {
-    long need = 2L * (BM + BN) * BK * 4;
-    gl_ptxas_usage u;
-    long bytes = gl_kernel_shared_declared(kernel, "Task 4 keeps two buffers of each tile in "
-                                                   "shared memory");
-    gl_kernel_ptxas(kernel, &u);
-    if (bytes < need || u.smem_bytes < need)
-        gl_check_fail("%s has %ld bytes of __shared__ tiles (ptxas reserves %ld): two buffers of "
-                      "each tile need %ld, as[2][BK][BM] and bs[2][BK][BN]: the next tile is "
-                      "stored into one while the math reads the other",
-                      kernel, bytes, u.smem_bytes, need);
-    gl_test_note("%ld bytes of shared tiles (needs %ld)", u.smem_bytes, need);
+    long need = 2L * (BM + BN) * BK * 4, bytes = gl_expect_shared_at_least(kernel, need,
+        "two buffers of each tile, as[2][BK][BM] and bs[2][BK][BN], so that the next tile is "
+        "stored into one while the math reads the other", "Task 4 keeps two buffers of each tile "
+        "in shared memory, as[2][BK][BM] and bs[2][BK][BN]: the next tile is stored into one while "
+        "the math reads the other");
+    gl_test_note("%ld bytes of shared tiles (needs %ld)", bytes, need);
 }
 
-GL_KERNEL_TEST(prefetch_two_buffers, 2, "prefetch: two buffers of each tile",
-               "sgemm_prefetch", "sgemm_prefetch_kernel", check_two_buffers(k))
+KERNEL_TEST(prefetch_two_buffers, 2, "prefetch: two buffers of each tile", prefetch,
+            check_two_buffers(k))
 
 /* A register array indexed by a value the compiler cannot resolve at compile time (a loop it does
  * not unroll, a run-time index) lives in local memory: per-thread DRAM, behind the L1. */
@@ -205,29 +190,30 @@ static void check_no_local_memory(const char *kernel)
     gl_test_note("%d registers, no local memory", registers);
 }
 
-GL_KERNEL_TEST(blocktiled_2d_no_local_memory, 1, "2D tiles: no local memory",
-               "sgemm_blocktiled_2d", "sgemm_blocktiled_2d_kernel", check_no_local_memory(k))
-GL_KERNEL_TEST(vectorized_no_local_memory, 1, "vectorized: no local memory",
-               "sgemm_vectorized", "sgemm_vectorized_kernel", check_no_local_memory(k))
-GL_KERNEL_TEST(prefetch_no_local_memory, 1, "prefetch: no local memory",
-               "sgemm_prefetch", "sgemm_prefetch_kernel", check_no_local_memory(k))
+KERNEL_TEST(blocktiled_2d_no_local_memory, 1, "2D tiles: no local memory", blocktiled_2d,
+            check_no_local_memory(k))
+KERNEL_TEST(vectorized_no_local_memory, 1, "vectorized: no local memory", vectorized,
+            check_no_local_memory(k))
+KERNEL_TEST(prefetch_no_local_memory, 1, "prefetch: no local memory", prefetch,
+            check_no_local_memory(k))
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ----
  * Rates at 4096^3, each bound at most two thirds of the reference's gain over the given 32 x 32
  * tiled kernel (lab 09's), or of its share of cuBLAS FP32: a verdict must not flip between runs
  * (README.md has the numbers; the comments give the NVIDIA H200's). */
 
+#define THAN_TILED .than = "sgemm_tiled", .than_is = "the given sgemm_tiled"
+#define THAN_CUBLAS .than = "sgemm_cublas", .than_is = "cuBLAS FP32"
+
 GL_FASTER(blocktiled_1d_vs_tiled, 3, "1D tiles faster than 32 x 32 tiles",
-          .launcher = "sgemm_blocktiled_1d", .than = "sgemm_tiled",
-          .than_is = "the given sgemm_tiled",
+          .launcher = "sgemm_blocktiled_1d", THAN_TILED,
           .factor = 1.2, /* H200 1.95x (15.632 / 8.036 ms), H100 1.92x */
           .hint = "Each value of B read from shared memory should serve TM1 multiply-adds: is it "
                   "read once per step i into a register, and acc a float[TM1] in registers (no "
                   "local memory)?")
 
 GL_FASTER(blocktiled_2d_vs_tiled, 3, "2D tiles far faster than 32 x 32 tiles",
-          .launcher = "sgemm_blocktiled_2d", .than = "sgemm_tiled",
-          .than_is = "the given sgemm_tiled",
+          .launcher = "sgemm_blocktiled_2d", THAN_TILED,
           .factor = 2.2, /* H200 3.66x (15.632 / 4.266 ms), H100 3.49x; 1D 1.95x */
           .hint = "Task 1's column of TM1 results gets about 1.9x; a TM x TN tile per thread "
                   "gets more: each thread should compute its TM x TN results from TM + TN "
@@ -235,8 +221,7 @@ GL_FASTER(blocktiled_2d_vs_tiled, 3, "2D tiles far faster than 32 x 32 tiles",
                   "check local memory)")
 
 GL_FASTER(vectorized_vs_tiled, 3, "vectorized far faster than 32 x 32 tiles",
-          .launcher = "sgemm_vectorized", .than = "sgemm_tiled",
-          .than_is = "the given sgemm_tiled",
+          .launcher = "sgemm_vectorized", THAN_TILED,
           .factor = 2.55, /* H200 4.29x (15.632 / 3.642 ms), H100 4.07x; 1D 1.95x */
           .hint = "Task 1's column of TM1 results gets about 1.9x: task 3 keeps task 2's TM x TN "
                   "register tile, with A's tile transposed, float4 loads from global and shared "
@@ -244,14 +229,12 @@ GL_FASTER(vectorized_vs_tiled, 3, "vectorized far faster than 32 x 32 tiles",
                   "consecutive float4 of B")
 
 GL_SHARE(vectorized_vs_cublas, 3, "vectorized: share of cuBLAS", .launcher = "sgemm_vectorized",
-         .than = "sgemm_cublas", .than_is = "cuBLAS FP32",
-         .percent = 45.0, /* H200 73.6%; 1D 33.4% */
+         THAN_CUBLAS, .percent = 45.0, /* H200 73.6%; 1D 33.4% */
          .hint = "Are the 128-bit loads really taken (k and n multiples of 4 here), and acc in "
                  "registers?")
 
 GL_SHARE(prefetch_vs_cublas, 4, "prefetch: share of cuBLAS", .launcher = "sgemm_prefetch",
-         .than = "sgemm_cublas", .than_is = "cuBLAS FP32",
-         .percent = 52.0, /* H200 83.5%, H100 84% */
+         THAN_CUBLAS, .percent = 52.0, /* H200 83.5%, H100 84% */
          .hint = "The next tile's global loads should be issued before the math on this one and "
                  "stored into the other buffer after it, with one barrier per step")
 

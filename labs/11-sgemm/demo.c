@@ -1,16 +1,9 @@
-/* demo.c: lab 11-sgemm's comparison table.
- *
- *   make run LAB=11      your sgemm.cu           make demo LAB=11   the reference
- *   build/.../demo [--csv FILE] [SIZE ...]       (default 4096 and 4001: square)
- *
- * For each size, each kernel of the worklog runs once on the lab's problem (lab.c) and is checked
- * as the grader checks it; a right one is then timed (median of 21 runs, L2 flushed before each)
- * and reported as GFLOP/s (2 m n k per second), as a share of cuBLAS FP32 in the same run, and
- * against the row before it (x_prev: that row's time over this one's). 4001 is a multiple
- * neither of the 128 x 128 block tile nor of 4: tasks 3 and 4 take their scalar path there. */
-#include "lab.h"
-
-#include <stdio.h>
+/* demo.c: lab 11-sgemm's table (make run LAB=11: your sgemm.cu; make demo LAB=11: the reference;
+ * build/.../demo [--csv FILE] [SIZE ...], m = n = k = SIZE): at each size, each kernel of the
+ * worklog checked as the grader checks it, then timed, against cuBLAS FP32 in the same run and the
+ * row before it (x_prev: that row's time over this one's). By default 4096, then 4001: a multiple
+ * neither of the 128 x 128 block tile nor of 4 (tasks 3 and 4 take their scalar path there). */
+#include "lab.h" /* and, through gpulabs.h, <stdio.h> */
 
 #define NVARIANTS 7 /* naive, tiled, 1d, 2d, vectorized, prefetch, cuBLAS */
 

@@ -6,16 +6,11 @@
 typedef void (*sgemm_fn)(float *c, const float *a, const float *b, int m, int n, int k);
 GL_INVOKER(call_sgemm, sgemm_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i, (int)a[5].i)
 
+#define SGEMM(name, flags) {"sgemm_" name, "pppiii", call_sgemm, flags} /* all (c, a, b, m, n, k) */
 const gl_launcher LAB_LAUNCHERS[] = {
-    {"sgemm_cublas", "pppiii", call_sgemm, GL_GIVEN},
-    {"sgemm_naive", "pppiii", call_sgemm, GL_GIVEN},
-    {"sgemm_tiled", "pppiii", call_sgemm, GL_GIVEN},
-    {"sgemm_blocktiled_1d", "pppiii", call_sgemm, 0},
-    {"sgemm_blocktiled_2d", "pppiii", call_sgemm, 0},
-    {"sgemm_vectorized", "pppiii", call_sgemm, 0},
-    {"sgemm_prefetch", "pppiii", call_sgemm, 0},
-    {NULL, NULL, NULL, 0},
-};
+    SGEMM("cublas", GL_GIVEN), SGEMM("naive", GL_GIVEN), SGEMM("tiled", GL_GIVEN),
+    SGEMM("blocktiled_1d", 0), SGEMM("blocktiled_2d", 0), SGEMM("vectorized", 0),
+    SGEMM("prefetch", 0), {NULL}};
 
 /* What usually causes a wrong C, per task, in the lab's terms. */
 static const char *hint(const gl_matmul *z, const gl_cmp *c)
