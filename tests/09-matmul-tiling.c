@@ -116,12 +116,11 @@ GL_KERNEL_TEST(tiled_barriers, 3, "tiled: a barrier after writing, after reading
 
 static void check_coalesced(const char *kernel)
 {
-    gl_ptx_entry given;
-    char why[256], *ptx = gl_given_ptx("matmul_naive_swapped_kernel", &given);
-    gl_given_tells_apart(gl_ptx_scales_tid_x(&given, why, sizeof why),
+    char why[256];
+    gl_given_tells_apart(gl_ptx_scales_tid_x(gl_given_entry("matmul_naive_swapped_kernel"), why,
+                                             sizeof why),
                          "matmul_naive_swapped_kernel",
                          "does not multiply threadIdx.x by a row length");
-    free(ptx);
     gl_expect_tid_x_along_row(gl_kernel_entry(kernel), kernel,
                               "a warp's loads of a and stores to c are a whole row apart, as in "
                               "the given swapped kernel");

@@ -67,9 +67,7 @@ static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
     gl_device_fill_bytes(dst, bytes, seed);
     if (z->input == DIV_RANDOM)
         return;
-    unsigned *x = malloc(2 * bytes + 1); /* n elements, and room for the heavy ones after them */
-    if (!x)
-        gl_fail("out of host memory for %d elements", z->n);
+    unsigned *x = gl_host_alloc(2 * bytes); /* n elements, and room for the heavy ones after them */
     GL_CUDA(cudaMemcpy(x, dst, bytes, cudaMemcpyDeviceToHost));
     for (i = 0; i < n; i++) {
         if (z->input == DIV_ALL_HEAVY || (z->input == DIV_ALTERNATING && i % 2))

@@ -141,9 +141,12 @@ static timing timed(const char *launcher, const char *on)
 static const char *than_is(const gl_speed_claim *c)
 {
     static char given[128];
-    const gl_launcher *l = gl_launcher_find(c->than);
-    if (c->than_is || !l || !(l->flags & GL_GIVEN))
-        return c->than_is ? c->than_is : c->than;
+    const gl_launcher *l;
+    if (c->than_is)
+        return c->than_is;
+    l = gl_launcher_find(c->than);
+    if (!l || !(l->flags & GL_GIVEN))
+        return c->than;
     snprintf(given, sizeof given, "the given %s", c->than);
     return given;
 }
