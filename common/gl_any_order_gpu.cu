@@ -29,20 +29,6 @@ __global__ void gl_written_apart_kernel(const unsigned *a, const unsigned *b, si
         atomicAdd(apart, c);
 }
 
-#ifdef GL_HAVE_CUB
-/* The judge's own memory (never the pool's), kept from call to call: p grown to bytes. */
-static void *grown(void *p, size_t *have, size_t bytes)
-{
-    if (bytes <= *have)
-        return p;
-    if (p)
-        GL_CUDA(cudaFree(p));
-    GL_CUDA(cudaMalloc(&p, bytes));
-    *have = bytes;
-    return p;
-}
-#endif
-
 extern "C" long long gl_device_diff_any_order(const void *expected, const void *got, size_t n)
 {
 #ifdef GL_HAVE_CUB
@@ -65,9 +51,9 @@ extern "C" long long gl_device_diff_any_order(const void *expected, const void *
     GL_CUDA(cudaMemcpy(&h, apart, sizeof h, cudaMemcpyDeviceToHost));
     if (h)
         return (long long)h;
-    sorted = (unsigned *)grown(sorted, &sorted_bytes, 2 * n * sizeof *sorted);
+    sorted = (unsigned *)gl_device_grown(sorted, &sorted_bytes, 2 * n * sizeof *sorted);
     GL_CUDA(cub::DeviceRadixSort::SortKeys(NULL, need, e, sorted, (int)n));
-    temp = grown(temp, &temp_bytes, need);
+    temp = gl_device_grown(temp, &temp_bytes, need);
     GL_CUDA(cub::DeviceRadixSort::SortKeys(temp, need, e, sorted, (int)n));
     GL_CUDA(cub::DeviceRadixSort::SortKeys(temp, need, g, sorted + n, (int)n));
     return (long long)gl_device_diff_words(sorted, sorted + n, n, NULL);

@@ -46,6 +46,12 @@ void gl_device_copy_words_strided(void *dst, size_t dst_stride, const void *src,
 /* bins[v] = how many of the n samples (bytes, or ints in [0, nbins)) are v; the other
  * samples are not counted. By CUB, fast on any data; -1 where the toolkit has no CUB. */
 int gl_device_histogram(const void *in, size_t n, int bytes, int nbins, unsigned *bins);
+/* a[0, n) replaced by its exclusive prefix sums, in place, by CUB; returns their total (the
+ * sum of the n ints before), or -1 where the toolkit has no CUB. */
+long long gl_device_exclusive_scan(int *a, int n);
+/* The judge's own device memory (never the pool's), kept from call to call: p, grown to at
+ * least bytes (*have: its size now). */
+void *gl_device_grown(void *p, size_t *have, size_t bytes);
 
 /* A keyed fingerprint of bytes bytes at p: equal for equal contents, and, without the key, no
  * change of them keeps it (the judge's check that outputs did not change after a round). */

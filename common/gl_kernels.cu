@@ -350,6 +350,17 @@ extern "C" void gl_device_copy_words_strided(void *dst, size_t dst_stride, const
     GL_CUDA(cudaGetLastError());
 }
 
+extern "C" void *gl_device_grown(void *p, size_t *have, size_t bytes)
+{
+    if (bytes <= *have)
+        return p;
+    if (p)
+        GL_CUDA(cudaFree(p));
+    GL_CUDA(cudaMalloc(&p, bytes));
+    *have = bytes;
+    return p;
+}
+
 /* A histogram by CUB (the kit's check of a timed histogram: fast whatever the data's
  * skew, and nothing like the labs' kernels): bins[v] = how many of the n samples are v,
  * bytes (nbins 256) or ints in [0, nbins). */
@@ -361,24 +372,43 @@ extern "C" int gl_device_histogram(const void *in, size_t n, int bytes, int nbin
     static size_t temp_bytes;
     size_t need = 0;
     for (int pass = 0; pass < 2; pass++) {
-        void *t = pass ? temp : NULL;
-        size_t *tb = pass ? &temp_bytes : &need;
+        if (pass)
+            temp = gl_device_grown(temp, &temp_bytes, need);
         if (bytes)
-            GL_CUDA(cub::DeviceHistogram::HistogramEven(t, *tb, (const unsigned char *)in, bins,
+            GL_CUDA(cub::DeviceHistogram::HistogramEven(pass ? temp : NULL, need,
+                                                        (const unsigned char *)in, bins,
                                                         nbins + 1, 0, nbins, (int)n));
         else
-            GL_CUDA(cub::DeviceHistogram::HistogramEven(t, *tb, (const int *)in, bins, nbins + 1,
-                                                        0, nbins, (int)n));
-        if (!pass && need > temp_bytes) {
-            if (temp)
-                GL_CUDA(cudaFree(temp));
-            GL_CUDA(cudaMalloc(&temp, need));
-            temp_bytes = need;
-        }
+            GL_CUDA(cub::DeviceHistogram::HistogramEven(pass ? temp : NULL, need,
+                                                        (const int *)in, bins, nbins + 1, 0,
+                                                        nbins, (int)n));
     }
     return 0;
 #else
     (void)in, (void)n, (void)bytes, (void)nbins, (void)bins;
+    return -1;
+#endif
+}
+
+/* A scan by CUB (the kit's check of an appending kernel: where each element's outputs go,
+ * without atomics). */
+extern "C" long long gl_device_exclusive_scan(int *a, int n)
+{
+#ifdef GL_HAVE_CUB
+    static void *temp;
+    static size_t temp_bytes;
+    size_t need = 0;
+    int last[2]; /* a[n - 1], before the scan and after it */
+    if (n <= 0)
+        return 0;
+    GL_CUDA(cudaMemcpy(&last[0], a + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
+    GL_CUDA(cub::DeviceScan::ExclusiveSum(NULL, need, a, a, n));
+    temp = gl_device_grown(temp, &temp_bytes, need);
+    GL_CUDA(cub::DeviceScan::ExclusiveSum(temp, need, a, a, n)); /* in place */
+    GL_CUDA(cudaMemcpy(&last[1], a + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
+    return (long long)last[0] + last[1];
+#else
+    (void)a, (void)n;
     return -1;
 #endif
 }
