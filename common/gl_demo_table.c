@@ -88,7 +88,7 @@ int gl_demo_table(const char *lab, const char *note, const gl_demo_variant *v,
         b[k] = gl_problem_alloc(&p->buf[k], 0);
         j.buf[k] = b[k].ptr;
         if (k < p->inputs || p->buf[k].made)
-            p->make(p->ctx, k, j.buf[k], gl_problem_seed(gl_seed(), k));
+            gl_problem_make(p, k, j.buf[k], gl_problem_seed(gl_seed(), k));
     }
     for (i = 0; i < n; i++) {
         const char *why;
@@ -175,7 +175,7 @@ int gl_demo_sweep(const char *lab, const char *note, const char *key, const char
                 b[k] = gl_problem_alloc(&p.buf[k], 0);
                 j.buf[k] = b[k].ptr;
                 if (k < p.inputs || p.buf[k].made)
-                    p.make(p.ctx, k, j.buf[k], gl_problem_seed(gl_seed(), k));
+                    gl_problem_make(&p, k, j.buf[k], gl_problem_seed(gl_seed(), k));
             }
             ms = gl_time_ms(run, &j, gl_timing_default());
             for (k = 0; k < p.inputs + p.outputs; k++)
@@ -221,7 +221,7 @@ static double host_ms(const gl_demo_case *v, const gl_problem *p)
             gl_fail("out of host memory for %s %s", v->label, p->what);
         if (k < p->inputs) { /* made on the GPU, as for every call */
             gl_buf made = gl_buf_alloc(p->buf[k].bytes, 0);
-            p->make(p->ctx, k, made.ptr, gl_problem_seed(gl_seed(), k));
+            gl_problem_make(p, k, made.ptr, gl_problem_seed(gl_seed(), k));
             gl_buf_download(&made, buf[k]);
             gl_buf_free(&made);
         }

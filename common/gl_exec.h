@@ -48,13 +48,14 @@ typedef struct {
  * returns (0 for void launchers). */
 typedef long long (*gl_invoke)(void *fn, const gl_arg *args);
 
-/* Defines the gl_invoke `name` of a void launcher of type fn_type: it calls fn with the
- * arguments listed after `args`, each written from args, the call's gl_arg array (a pointer
- * as args[k].p, an int as (int)args[k].i, a float as (float)args[k].f), and returns 0. */
-#define GL_INVOKER(name, fn_type, args, ...)                                                  \
+/* Defines the gl_invoke `name` of the void launchers declared as `like` (the lab's header
+ * says a signature once): it calls fn with the arguments listed after `args`, each written
+ * from args, the call's gl_arg array (a pointer as args[k].p, an int as (int)args[k].i, a
+ * float as (float)args[k].f), and returns 0. */
+#define GL_INVOKER(name, like, args, ...)                                                     \
     static long long name(void *fn, const gl_arg *args)                                       \
     {                                                                                         \
-        ((fn_type)fn)(__VA_ARGS__);                                                           \
+        ((__typeof__(&like))fn)(__VA_ARGS__);                                                 \
         return 0;                                                                             \
     }
 

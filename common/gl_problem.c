@@ -94,6 +94,14 @@ size_t gl_problem_changed(const gl_problem_buf *b, const void *made, const void 
     return changed;
 }
 
+void gl_problem_make(const gl_problem *p, int k, void *dst, unsigned long long seed)
+{
+    if (p->make)
+        p->make(p->ctx, k, dst, seed);
+    else
+        gl_device_fill_float(dst, p->buf[k].bytes / sizeof(float), -1.0f, 1.0f, seed);
+}
+
 gl_buf gl_problem_alloc(const gl_problem_buf *b, size_t guard)
 {
     return b->host ? gl_buf_alloc_host(b->bytes, guard) : gl_buf_alloc(b->bytes, guard);
@@ -172,8 +180,8 @@ const char *gl_problem_check(const char *launcher, const gl_problem *p, unsigned
         if (k >= p->inputs)
             gl_buf_poison(&got[k]); /* an element never written is found */
         if (k < p->inputs || p->buf[k].made) {
-            p->make(p->ctx, k, g[k], gl_problem_seed(seed, k));
-            p->make(p->ctx, k, w[k], gl_problem_seed(seed, k));
+            gl_problem_make(p, k, g[k], gl_problem_seed(seed, k));
+            gl_problem_make(p, k, w[k], gl_problem_seed(seed, k));
             if (k >= p->inputs)
                 gl_buf_made(&got[k]); /* written: only what the call changes */
         }
@@ -239,7 +247,7 @@ double gl_problem_time_ms(const char *launcher, const gl_problem *p, unsigned lo
         b[k] = gl_problem_alloc(&p->buf[k], 0);
         t.buf[k] = b[k].ptr;
         if (k < p->inputs || p->buf[k].made)
-            p->make(p->ctx, k, t.buf[k], gl_problem_seed(seed, k));
+            gl_problem_make(p, k, t.buf[k], gl_problem_seed(seed, k));
     }
     if (p->setup)
         p->setup(p->ctx, launcher, seed);

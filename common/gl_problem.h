@@ -49,7 +49,8 @@ typedef struct gl_problem_s {
     int inputs, outputs; /* buf[0 .. inputs) are the inputs, then the outputs */
     gl_problem_buf buf[GL_PROBLEM_BUFS];
     void *ctx;           /* the lab's size, given back to its functions */
-    /* makes buffer k (an input, or a made output) of a call on the GPU from seed */
+    /* makes buffer k (an input, or a made output) of a call on the GPU from seed; NULL: each
+     * input random floats in [-1, 1) (gl_problem_make) */
     void (*make)(void *ctx, int k, void *dst, unsigned long long seed);
     /* runs launcher once on one call's buffers (inputs, then outputs) */
     void (*call)(void *ctx, const char *launcher, void *const *buf);
@@ -88,6 +89,9 @@ typedef struct gl_problem_s {
      * (0: as many) */
     int sets, rounds, baseline_sets;
 } gl_problem;
+
+/* Makes buffer k of a call from seed: the lab's make, or random floats in [-1, 1). */
+void gl_problem_make(const gl_problem *p, int k, void *dst, unsigned long long seed);
 
 /* Runs launcher once on inputs made from seed and on poisoned outputs with guard zones, and
  * compares every output with the reference's on the same inputs: "" when right, else why, in

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-GL_INVOKER(call_div, void (*)(unsigned *, const unsigned *, int), a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_div, branch_by_lane, a, a[0].p, a[1].p, (int)a[2].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"branch_by_lane", "ppi", call_div, GL_GIVEN},

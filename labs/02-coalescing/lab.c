@@ -5,17 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-GL_INVOKER(call_copy, void (*)(float *, const float *, int), a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_strided, void (*)(float *, const float *, int, int), a, a[0].p, a[1].p,
-           (int)a[2].i, (int)a[3].i)
-GL_INVOKER(call_kick_aos, void (*)(struct particle *, int, float, float), a, a[0].p, (int)a[1].i,
-           (float)a[2].f, (float)a[3].f)
+GL_INVOKER(call_copy, copy_float, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_strided, strided_copy, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
+GL_INVOKER(call_kick_aos, kick_aos, a, a[0].p, (int)a[1].i, (float)a[2].f, (float)a[3].f)
 /* struct particles goes by value: its 8 device pointers travel one by one */
-GL_INVOKER(call_kick_soa, void (*)(struct particles, int, float, float), a,
+GL_INVOKER(call_kick_soa, kick_soa, a,
            (struct particles){a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].p, a[6].p, a[7].p},
            (int)a[8].i, (float)a[9].f, (float)a[10].f)
-GL_INVOKER(call_add, void (*)(float *, const float *, const float *, int, int), a, a[0].p,
-           a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
+GL_INVOKER(call_add, matrix_add, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"copy_float", "ppi", call_copy, GL_GIVEN},

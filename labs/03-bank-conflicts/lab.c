@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-GL_INVOKER(call_gram, void (*)(float *, const float *, int), a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_double, void (*)(double *, const double *, int), a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_probe, void (*)(int *, const int *, int), a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_gram, tile_gram, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_double, tile_gram_double, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_probe, bank_probe, a, a[0].p, a[1].p, (int)a[2].i)
 
 /* host code: words is a host array, copied to the callee */
 static long long call_degree(void *fn, const gl_arg *a)

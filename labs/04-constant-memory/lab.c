@@ -28,7 +28,7 @@
     X(set_taps_runtime, "hi", GL_GIVEN | SETTER, a[0].p, (int)a[1].i)                              \
     X(convolve_constant_runtime, "ppii", GL_GIVEN, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)       \
     X(convolve_long, "pppii", 0, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
-#define INVOKER(fn, layout, flags, ...) GL_INVOKER(call_##fn, __typeof__(&fn), a, __VA_ARGS__)
+#define INVOKER(fn, layout, flags, ...) GL_INVOKER(call_##fn, fn, a, __VA_ARGS__)
 #define ENTRY(fn, layout, flags, ...) {#fn, layout, call_##fn, flags},
 LAUNCHERS(INVOKER)
 const gl_launcher LAB_LAUNCHERS[] = {LAUNCHERS(ENTRY){NULL, NULL, NULL, 0}};

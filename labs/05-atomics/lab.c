@@ -8,16 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*bytes_fn)(unsigned *bins, const unsigned char *data, int n);
-typedef void (*values_fn)(unsigned *bins, const int *values, int n, int nbins);
-typedef void (*max_fn)(float *result, const float *x, int n);
-typedef void (*sum_fn)(unsigned *sum, const unsigned *x, int n, unsigned *partials,
-                       unsigned *counter);
-
-GL_INVOKER(call_bytes, bytes_fn, a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_values, values_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
-GL_INVOKER(call_max, max_fn, a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_sum, sum_fn, a, a[0].p, a[1].p, (int)a[2].i, a[3].p, a[4].p)
+GL_INVOKER(call_bytes, histogram_global, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_values, histogram_bins, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
+GL_INVOKER(call_max, max_float, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_sum, sum_last_block, a, a[0].p, a[1].p, (int)a[2].i, a[3].p, a[4].p)
 
 /* The histograms zero their bins with cudaMemsetAsync; the sum writes 0 that
  * way for n = 0. max_float cannot (-INFINITY is not one repeated byte). */

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*append_fn)(int *out, int *count, const int *in, int n);
-GL_INVOKER(call_append, append_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
+GL_INVOKER(call_append, filter_atomic, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
 
 /* Every launcher sets *count = 0 with cudaMemsetAsync before its kernel;
  * for n = 0 that is all it does. */

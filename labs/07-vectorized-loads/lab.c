@@ -5,9 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-GL_INVOKER(call_copy, void (*)(int *, const int *, int), a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_add, void (*)(int *, const int *, const int *, int, int), a, a[0].p, a[1].p,
-           a[2].p, (int)a[3].i, (int)a[4].i)
+GL_INVOKER(call_copy, copy_int, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_add, scaled_add_int, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"copy_int", "ppi", call_copy, GL_GIVEN},

@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef void (*transpose_fn)(float *out, const float *in, int rows, int cols);
-GL_INVOKER(call_transpose, transpose_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
+GL_INVOKER(call_transpose, transpose_naive, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"transpose_copy", "ppii", call_transpose, GL_GIVEN},
@@ -14,13 +13,6 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {"transpose_padded", "ppii", call_transpose, 0},
     {NULL, NULL, NULL, 0},
 };
-
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    const transpose_size *z = ctx;
-    (void)k;
-    gl_device_fill_float(dst, (size_t)z->rows * z->cols, -1.0f, 1.0f, seed);
-}
 
 /* Runs launcher: in the demo, the linked one; in the grader, the student's in its own
  * process, or the kit's own. */
@@ -42,7 +34,7 @@ gl_problem transpose_problem(const char *launcher, void *size)
     transpose_size *z = size;
     size_t bytes = (size_t)z->rows * z->cols * sizeof(float);
     int copy = !strcmp(launcher, "transpose_copy");
-    gl_problem p = {.what = z->what, .inputs = 1, .outputs = 1, .ctx = z, .make = problem_make,
+    gl_problem p = {.what = z->what, .inputs = 1, .outputs = 1, .ctx = z,
                     .call = problem_call, .reference = copy ? NULL : "transpose_naive",
                     .reference_fn = copy ? problem_copy : NULL, .inputs_read_only = 1,
                     .work = 2.0 * (double)bytes, .sets = 8, .rounds = 5};

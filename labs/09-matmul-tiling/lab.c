@@ -3,11 +3,11 @@
 
 #include <string.h> /* and, through gpulabs.h, <stdio.h> */
 
-GL_INVOKER(call_matmul, void (*)(float *, const float *, const float *, int, int, int), a,
-           a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i, (int)a[5].i)
-GL_INVOKER(call_shape, void (*)(float *, const float *, const float *, int, int, int, int, int), a,
+GL_INVOKER(call_matmul, matmul_naive, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i,
+           (int)a[5].i)
+GL_INVOKER(call_shape, matmul_naive_shape, a,
            a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i, (int)a[5].i, (int)a[6].i, (int)a[7].i)
-GL_INVOKER(call_empty, void (*)(int), a, (int)a[0].i)
+GL_INVOKER(call_empty, matmul_empty_launch, a, (int)a[0].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"matmul_naive_swapped", "pppiii", call_matmul, GL_GIVEN},

@@ -9,10 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*float_fn)(float *sum, float *partial, const float *in, int n);
-typedef void (*int_fn)(int *sum, int *partial, const int *in, int n);
-GL_INVOKER(call_float, float_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
-GL_INVOKER(call_int, int_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
+GL_INVOKER(call_float, reduce_interleaved, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
+GL_INVOKER(call_int, reduce_grid_stride_int, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
 
 /* The grid-stride launchers zero *sum with cudaMemsetAsync before their blocks add to it. */
 const gl_launcher LAB_LAUNCHERS[] = {

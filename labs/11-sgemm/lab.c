@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-typedef void (*sgemm_fn)(float *c, const float *a, const float *b, int m, int n, int k);
-GL_INVOKER(call_sgemm, sgemm_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i, (int)a[5].i)
+GL_INVOKER(call_sgemm, sgemm_naive, a, a[0].p, a[1].p, a[2].p, (int)a[3].i, (int)a[4].i,
+           (int)a[5].i)
 
 #define SGEMM(name, flags) {"sgemm_" name, "pppiii", call_sgemm, flags} /* all (c, a, b, m, n, k) */
 const gl_launcher LAB_LAUNCHERS[] = {

@@ -3,8 +3,7 @@
 
 #include <stdio.h>
 
-typedef void (*process_fn)(float *out_host, const float *in_host, float *dev, int n);
-GL_INVOKER(call_process, process_fn, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
+GL_INVOKER(call_process, process_serial, a, a[0].p, a[1].p, a[2].p, (int)a[3].i)
 
 /* 'H': pinned host memory the judge owns. The student's launchers may copy between it and
  * the device and use streams of their own; never take host memory of their own (their CPU
@@ -15,13 +14,6 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {"process_pipelined", "HHpi", call_process, GL_MAY_COPY | GL_MAY_STREAM},
     {NULL, NULL, NULL, 0},
 };
-
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    const streams_size *z = ctx;
-    (void)k;
-    gl_device_fill_float(dst, (size_t)z->n, -1.0f, 1.0f, seed);
-}
 
 static void problem_call(void *ctx, const char *launcher, void *const *buf)
 {
@@ -36,7 +28,7 @@ gl_problem streams_problem(const char *launcher, void *size)
     size_t bytes = (size_t)z->n * sizeof(float);
     /* a wrong last chunk reaches up to a chunk past the end */
     size_t guard = bytes / NCHUNKS + 4096;
-    gl_problem p = {.what = z->what, .inputs = 1, .outputs = 2, .ctx = z, .make = problem_make,
+    gl_problem p = {.what = z->what, .inputs = 1, .outputs = 2, .ctx = z,
                     .call = problem_call, .reference = "process_serial", .inputs_read_only = 1,
                     .work = 2.0 * (double)bytes, .sets = 3, .rounds = 3};
     (void)launcher;

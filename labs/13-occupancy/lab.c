@@ -4,10 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef void (*walk_fn)(int *out, const int *table, int n);
-typedef void (*sized_fn)(int *out, const int *table, int n, int threads, int blocks_per_sm);
-GL_INVOKER(call_walk, walk_fn, a, a[0].p, a[1].p, (int)a[2].i)
-GL_INVOKER(call_sized, sized_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i, (int)a[4].i)
+GL_INVOKER(call_walk, walk_one_block_per_sm, a, a[0].p, a[1].p, (int)a[2].i)
+GL_INVOKER(call_sized, walk_sized, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i, (int)a[4].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"walk_one_block_per_sm", "ppi", call_walk, GL_GIVEN},

@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef void (*stencil_fn)(float *out, const float *in, int rows, int cols, int pitch);
-GL_INVOKER(call_stencil, stencil_fn, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i, (int)a[4].i)
+GL_INVOKER(call_stencil, stencil_global, a, a[0].p, a[1].p, (int)a[2].i, (int)a[3].i, (int)a[4].i)
 
 const gl_launcher LAB_LAUNCHERS[] = {
     {"stencil_global", "ppiii", call_stencil, GL_GIVEN},
@@ -15,13 +14,6 @@ const gl_launcher LAB_LAUNCHERS[] = {
     {"stencil_texture", "ppiii", call_stencil, 0},
     {NULL, NULL, NULL, 0},
 };
-
-static void problem_make(void *ctx, int k, void *dst, unsigned long long seed)
-{
-    const stencil_size *z = ctx;
-    (void)k;
-    gl_device_fill_float(dst, (size_t)z->rows * z->pitch, -1.0f, 1.0f, seed);
-}
 
 /* Runs launcher: in the demo, the linked one; in the grader, the student's in its own
  * process, or the kit's own. Every buffer of the kit starts on a GL_GUARD_ALIGN boundary, at
@@ -59,7 +51,7 @@ gl_problem stencil_problem(const char *launcher, void *size)
 {
     stencil_size *z = size;
     size_t pixels = (size_t)z->rows * z->cols;
-    gl_problem p = {.what = z->what, .inputs = 1, .outputs = 1, .ctx = z, .make = problem_make,
+    gl_problem p = {.what = z->what, .inputs = 1, .outputs = 1, .ctx = z,
                     .call = problem_call, .reference = "stencil_global",
                     .inputs_read_only = 1, .hint_of = hint,
                     .work = 2.0 * (double)pixels * sizeof(float), .sets = 8, .rounds = 5};

@@ -56,7 +56,7 @@ static void prepare(void *ctx, int round)
             if (k >= p->inputs) /* an output, for the seal (outputs.c), even one made */
                 gl_buf_poison(&r->set[i][k]);
             if (is_made(p, k))
-                p->make(p->ctx, k, r->set[i][k].ptr, buf_seed(p, round, i, k));
+                gl_problem_make(p, k, r->set[i][k].ptr, buf_seed(p, round, i, k));
         }
 }
 
@@ -117,7 +117,7 @@ static void verify(void *ctx, int round)
         for (k = 0; k < nbufs(p); k++) {
             if (!is_made(p, k))
                 continue;
-            p->make(p->ctx, k, again[k], buf_seed(p, round, i, k));
+            gl_problem_make(p, k, again[k], buf_seed(p, round, i, k));
             if (k < p->inputs && p->inputs_read_only &&
                 gl_problem_changed(&p->buf[k], again[k], r->set[i][k].ptr, said, sizeof said))
                 gl_check_fail("%s %s: in timed round %d %s", r->launcher, p->what, round, said);
@@ -268,8 +268,8 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
         q.expected[k] = gl_problem_alloc(&p->buf[k], 0);
         e[k] = q.expected[k].ptr;
         if (is_made(p, k)) {
-            p->make(p->ctx, k, q.set[k].ptr, gl_problem_seed(seed, k));
-            p->make(p->ctx, k, e[k], gl_problem_seed(seed, k));
+            gl_problem_make(p, k, q.set[k].ptr, gl_problem_seed(seed, k));
+            gl_problem_make(p, k, e[k], gl_problem_seed(seed, k));
         }
     }
     if (p->setup)
@@ -282,7 +282,7 @@ void gl_perf_queued(const char *launcher, const gl_problem *p)
     } /* else queued_right asks the lab's own check */
     /* the first input arrives by the delayed copy, from staged */
     staged = gl_buf_alloc(p->buf[0].bytes, 0);
-    p->make(p->ctx, 0, staged.ptr, gl_problem_seed(seed, 0));
+    gl_problem_make(p, 0, staged.ptr, gl_problem_seed(seed, 0));
     b = (gl_queue_buffers){q.set[0].ptr, staged.ptr, p->buf[0].bytes, q.set[p->inputs].ptr,
                            p->buf[p->inputs].bytes};
     gl_expect_queued(launcher, queued_launch, queued_right, &q, &b);
