@@ -214,7 +214,7 @@ KERNEL_TEST(last_block_fence, 1, "last block: __threadfence() between the partia
 
 /* ---- performance: the judge's clock, fresh inputs every call (GL_LAB.timed) ---- */
 
-#define VS_INTERLEAVED .than = "reduce_interleaved", .than_is = "the given reduce_interleaved"
+#define VS_INTERLEAVED .than = "reduce_interleaved"
 
 GL_FASTER(sequential_vs_interleaved, 4, "sequential faster than interleaved", VS_INTERLEAVED,
           .launcher = "reduce_sequential", .factor = 1.2, /* H200: 1.90, H100: 1.85 */
