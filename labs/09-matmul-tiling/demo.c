@@ -9,10 +9,10 @@ _Static_assert(NAIVE_BLOCK == 16 && TILE == 32, "the blocks' keys say 16x16 and 
 
 static gl_matmul variants, study;    /* the parts' products: rows 0 to 4, and the others */
 static char launches[16], note[160]; /* naive_block_launches's, one a block of C; the header */
-static gl_arg empty_args[1];         /* the given empty kernel's: that many launches */
+static gl_arg empty_args[1];         /* the given empty kernel's: as many launches */
 
 /* Row i: its launcher, label and block on its part's product (a shape: the study's with its own
- * block), over row base; its pct_of_cublas is of cuBLAS at its size (row 4, or the hidden 15) */
+ * block), over row base; its pct_of_cublas is of cuBLAS at its size (row 4, or 15) */
 #define ROW(i, fn, name, block, product, base) {.launcher = fn, .label = name, .size = product, \
     .keys = {(i) < 5 ? "variants" : "study", block, (i) == 14 ? launches : "1"}, .over = base, \
     .share_of = &cases[(i) < 5 ? 4 : 15]}
@@ -29,23 +29,14 @@ static gl_demo_case cases[] = {
     ROW(12, "matmul_naive", "naive (2D grid)", NAIVE, &study, NULL),
     NAMED(13, "naive_grid1d", NAIVE, &cases[12]),
     NAMED(14, "naive_block_launches", NAIVE, &cases[12]),
-    {.launcher = "matmul_cublas", .size = &study, .unchecked = "-", .hidden = 1}, /* the roof */
-    {.launcher = "matmul_empty_launch", .args = empty_args, .unchecked = "-", .hidden = 1}, {NULL}};
+    NAMED(15, "cublas", "-", NULL), /* the study's roof; then as many launches of nothing */
+    {.launcher = "matmul_empty_launch", .label = "empty_launch", .keys = {"study", "1x1", launches},
+     .args = empty_args, .unchecked = "-"}, {NULL}};
 
-/* The CPU's rate, the study's roof, and what block_launches's launches cost */
+/* The CPU's rate (the rows compare the block launches with as many empty ones) */
 static void notes(gl_table *t, const double *ms)
 {
-    int n = (int)empty_args[0].i;
     gl_matmul_note_host(t, "cpu_reference", &variants, ms[0]);
-    gl_table_note(t, "cublas_study_ms", "%.4f (cuBLAS FP32 at the study's size: its "
-                  "pct_of_cublas)", ms[15]);
-    gl_table_note(t, "launch_us", "%.2f (an empty kernel, %d launches back to back, one block "
-                  "of one thread each)", 1e3 * ms[16] / n, n);
-    if (ms[14] > 0.0 && ms[12] > 0.0)
-        gl_table_note(t, "block_launches", "%d launches x %.2f us = %.3f ms of launch overhead; "
-                      "measured %.3f ms more than the 2D grid: the rest is the blocks running one "
-                      "at a time (a stream runs its kernels in order)", n, 1e3 * ms[16] / n,
-                      ms[16], ms[14] - ms[12]);
 }
 
 int main(int argc, char **argv)
