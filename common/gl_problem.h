@@ -49,8 +49,8 @@ typedef struct gl_problem_s {
     int inputs, outputs; /* buf[0 .. inputs) are the inputs, then the outputs */
     gl_problem_buf buf[GL_PROBLEM_BUFS];
     void *ctx;           /* the lab's size, given back to its functions */
-    /* makes buffer k (an input, or a made output) of a call on the GPU from seed; NULL: each
-     * input random floats in [-1, 1) (gl_problem_make) */
+    /* makes buffer k (an input, or a made output) of a call on the GPU from seed; NULL: random
+     * floats in [-1, 1) (gl_problem_make, which every caller calls) */
     void (*make)(void *ctx, int k, void *dst, unsigned long long seed);
     /* runs launcher once on one call's buffers (inputs, then outputs) */
     void (*call)(void *ctx, const char *launcher, void *const *buf);

@@ -142,18 +142,20 @@ static void expected_at(const host_data *d, size_t i, int m, double *sum, double
     int k, j, task = d->z->task;
     for (j = 0; j < m; j++)
         sum[j] = mag[j] = 0.0;
-    for (k = CM_COEFFS - 1; task == CM_POLY && k >= 0; k--) /* sum = sum * x + c[k] */
-        for (j = 0; j < m; j++) {
-            sum[j] = sum[j] * d->x[i + j] + d->data[k];
-            mag[j] = mag[j] * fabs((double)d->x[i + j]) + fabs((double)d->data[k]);
-        }
-    for (j = 0; task != CM_POLY && j < m; j++)
-        for (k = 0; k < (task == CM_CONV ? d->z->ntaps : CM_LOOKUPS); k++) {
-            t = task == CM_CONV ? (double)d->data[k] * d->x[i + j + k]
-                                : (double)d->data[(((const int *)d->x)[i + j] + k) % CM_TABLE];
-            sum[j] += t;
-            mag[j] += fabs(t);
-        }
+    if (task == CM_POLY)
+        for (k = CM_COEFFS - 1; k >= 0; k--) /* sum = sum * x + c[k] */
+            for (j = 0; j < m; j++) {
+                sum[j] = sum[j] * d->x[i + j] + d->data[k];
+                mag[j] = mag[j] * fabs((double)d->x[i + j]) + fabs((double)d->data[k]);
+            }
+    else
+        for (j = 0; j < m; j++)
+            for (k = 0; k < (task == CM_CONV ? d->z->ntaps : CM_LOOKUPS); k++) {
+                t = task == CM_CONV ? (double)d->data[k] * d->x[i + j + k]
+                                    : (double)d->data[(((const int *)d->x)[i + j] + k) % CM_TABLE];
+                sum[j] += t;
+                mag[j] += fabs(t);
+            }
 }
 
 /* The likely mistake closest so far to a wrong output, actual: how far, and what it means. */

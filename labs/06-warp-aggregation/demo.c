@@ -38,10 +38,10 @@ int main(int argc, char **argv)
                  &args, &z.n);
     if (gl_device_query(&info, why, sizeof why) == 0) { /* else gl_demo_begin says why, exits */
         gl_problem p = wa_problem("emit_atomic", &z);
-        gl_buf b[3] = {gl_buf_alloc(p.buf[0].bytes, 0), gl_buf_alloc(p.buf[1].bytes, 0),
-                       gl_buf_alloc(p.buf[2].bytes, 0)};
+        gl_buf b[3] = {gl_problem_alloc(&p.buf[0], 0), gl_problem_alloc(&p.buf[1], 0),
+                       gl_problem_alloc(&p.buf[2], 0)};
         int count;
-        p.make(p.ctx, 0, b[0].ptr, gl_problem_seed(gl_seed(), 0)); /* the input, as timed */
+        gl_problem_make(&p, 0, b[0].ptr, gl_problem_seed(gl_seed(), 0)); /* as timed */
         for (int v = 0; v < 6; v++) { /* its elements, and the items the given kind appends */
             p.call(p.ctx, cases[v / 3 * 3].launcher, (void *[]){b[0].ptr, b[1].ptr, b[2].ptr});
             gl_buf_download(&b[2], &count);

@@ -279,13 +279,13 @@ const char *reduce_twice(const char *launcher, reduce_size *z, int exact)
 {
     static char said[256];
     gl_problem p = reduce_problem(launcher, z);
-    gl_buf b[3] = {gl_buf_alloc(p.buf[0].bytes, 0), gl_buf_alloc(p.buf[1].bytes, 0),
-                   gl_buf_alloc(p.buf[2].bytes, 0)};
+    gl_buf b[3] = {gl_problem_alloc(&p.buf[0], 0), gl_problem_alloc(&p.buf[1], 0),
+                   gl_problem_alloc(&p.buf[2], 0)};
     void *buf[3] = {b[0].ptr, b[1].ptr, b[2].ptr};
     union { float f[2]; unsigned u[2]; } sums; /* the two sums, and their bits */
     unsigned bits = 0;
     char more[64] = "";
-    p.make(p.ctx, 0, buf[0], gl_problem_seed(gl_seed(), 0));
+    gl_problem_make(&p, 0, buf[0], gl_problem_seed(gl_seed(), 0));
     for (int i = 0; i < 2; i++) {
         p.call(p.ctx, launcher, buf);
         gl_buf_download(&b[1], &sums.f[i]);
